@@ -1,0 +1,499 @@
+//! A game in progress: the position plus what the end rules need (history, counters), legal
+//! moves, playing a move, passes, and the end of the game.
+
+use serde::Serialize;
+
+use crate::rules::{Award, Endless, LastSeedsCheck, NoMove, Rules, Side, MAX_HOLES_PER_ROW};
+
+use super::event::{Event, EventSink};
+use super::position::Position;
+use super::sow::{sow, Refusal, Sown};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The last seeds went to a player (R2).
+    LastSeeds,
+    /// A player captured more than half the seeds.
+    Majority,
+    /// A move left a row empty (Kalah).
+    EmptyRow,
+    /// The opponent's row was empty and no move could feed it (R8).
+    Unfeedable,
+    /// The player to move could not move and the rules end the game then (En Dodoi).
+    Stuck,
+    /// A move whose sowing never ends was chosen, and the rules end the game then (R11).
+    EndlessMove,
+    /// Neither player had a legal move.
+    NoMoves,
+    /// The move cap was reached (R10).
+    Cap,
+    /// A position occurred for the third time (R10).
+    Repetition,
+}
+
+impl EndReason {
+    /// The reason's class as traces and CSV files give it: `normal` for an end rule of the
+    /// variant, else `no-moves`, `cap` or `repetition`.
+    pub fn class(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no-moves",
+            EndReason::Cap => "cap",
+            EndReason::Repetition => "repetition",
+            _ => "normal",
+        }
+    }
+
+    /// The precise rule, kebab-case (`last-seeds`, `unfeedable`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::LastSeeds => "last-seeds",
+            EndReason::Majority => "majority",
+            EndReason::EmptyRow => "empty-row",
+            EndReason::Unfeedable => "unfeedable",
+            EndReason::Stuck => "stuck",
+            EndReason::EndlessMove => "endless-move",
+            EndReason::NoMoves => "no-moves",
+            EndReason::Cap => "cap",
+            EndReason::Repetition => "repetition",
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Why.
+    pub reason: EndReason,
+    /// The winner; `None` is a draw.
+    pub winner: Option<Side>,
+}
+
+/// Counters kept over a game, for the simulation records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GameStats {
+    /// Moves played (chosen holes; extra turns count, passes do not).
+    pub moves: u32,
+    /// Passes.
+    pub passes: u32,
+    /// Extra turns earned.
+    pub extra_turns: u32,
+    /// Capture events.
+    pub captures: u32,
+    /// The most laps in one move.
+    pub max_laps: u32,
+    /// Holes that were refused only because their sowing would never end (R11), summed over
+    /// the turns of the game.
+    pub endless_refused: u32,
+    /// Times the drop cap was reached.
+    pub drop_cap_hits: u32,
+}
+
+/// What one move did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// The hole played.
+    pub hole: usize,
+    /// Who played it.
+    pub side: Option<Side>,
+    /// Laps sown.
+    pub laps: u32,
+    /// Seeds dropped.
+    pub sown: u32,
+    /// Capture events.
+    pub captures: u32,
+    /// Seeds captured.
+    pub captured: u32,
+    /// The move earned another turn.
+    pub extra_turn: bool,
+    /// Passes that followed it.
+    pub passes: u32,
+}
+
+/// A hole that cannot be played, with the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("hole {hole} cannot be played: {reason}")]
+pub struct PlayError {
+    /// The hole asked for.
+    pub hole: usize,
+    /// Why not.
+    pub reason: Refusal,
+}
+
+/// The outcome of trying each candidate hole of the player to move, computed once per turn.
+#[derive(Clone)]
+struct Turn {
+    /// Bit `p` set: hole `p` is legal.
+    legal: u64,
+    /// Why the other non-empty holes are not.
+    refused: [Option<Refusal>; 2 * MAX_HOLES_PER_ROW],
+    /// The result of each legal hole, by position in the row.
+    results: [(Position, Sown); MAX_HOLES_PER_ROW],
+}
+
+/// A game: the rules, the position, and everything the end rules need.
+#[derive(Clone)]
+pub struct Game<'r> {
+    rules: &'r Rules,
+    position: Position,
+    stats: GameStats,
+    last_capturer: Option<Side>,
+    last_mover: Option<Side>,
+    outcome: Option<Outcome>,
+    /// Positions since the captured totals last changed (no earlier one can recur), each with
+    /// its fingerprint.
+    history: Vec<(u64, Position)>,
+    round: u16,
+    previous_winner: Option<Side>,
+    turn: Box<Turn>,
+}
+
+impl<'r> Game<'r> {
+    /// A new single game from the start position.
+    pub fn new(rules: &'r Rules) -> Game<'r> {
+        Game::from_position(rules, Position::initial(rules))
+    }
+
+    /// A game from a given position (its `to_move` is the player to move; passes are resolved).
+    pub fn from_position(rules: &'r Rules, position: Position) -> Game<'r> {
+        let empty = (position, Sown::default());
+        let mut game = Game {
+            rules,
+            position,
+            stats: GameStats::default(),
+            last_capturer: None,
+            last_mover: None,
+            outcome: None,
+            history: Vec::new(),
+            round: 1,
+            previous_winner: None,
+            turn: Box::new(Turn { legal: 0, refused: [None; 2 * MAX_HOLES_PER_ROW], results: [empty; MAX_HOLES_PER_ROW] }),
+        };
+        game.start_turn(position.to_move);
+        game
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &'r Rules {
+        self.rules
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The player who chooses next; `None` once the game is over.
+    pub fn to_move(&self) -> Option<Side> {
+        self.outcome.is_none().then_some(self.position.to_move)
+    }
+
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> &GameStats {
+        &self.stats
+    }
+
+    /// The legal holes of the player to move, as a bit mask of hole numbers.
+    pub fn legal_mask(&self) -> u64 {
+        self.turn.legal
+    }
+
+    /// The legal holes of the player to move, ascending.
+    pub fn legal_moves(&self) -> impl Iterator<Item = usize> {
+        let mut mask = self.turn.legal;
+        std::iter::from_fn(move || {
+            (mask != 0).then(|| {
+                let p = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                p
+            })
+        })
+    }
+
+    /// The position a legal hole leads to, before end rules and passes: for agents that look
+    /// at the immediate result of a move.
+    pub fn preview(&self, hole: usize) -> Option<&Position> {
+        (self.turn.legal >> hole & 1 == 1).then(|| &self.turn.results[self.row_index(hole)].0)
+    }
+
+    /// Plays a hole.
+    ///
+    /// # Errors
+    /// When the game is over or the hole is not legal; the game is then unchanged.
+    pub fn play(&mut self, hole: usize) -> Result<MoveReport, PlayError> {
+        self.check(hole)?;
+        let (position, sown) = self.turn.results[self.row_index(hole)];
+        Ok(self.commit(hole, position, sown))
+    }
+
+    /// Plays a hole, reporting every step of the sowing to `sink`.
+    ///
+    /// # Errors
+    /// As [`Game::play`].
+    pub fn play_traced<S: EventSink>(&mut self, hole: usize, sink: &mut S) -> Result<MoveReport, PlayError> {
+        self.check(hole)?;
+        let mut position = self.position;
+        let sown = sow(self.rules, &mut position, hole, sink).map_err(|reason| PlayError { hole, reason })?;
+        if let Some((side, seeds)) = sown.last_seeds {
+            let on_board: u32 = position.board_seeds();
+            sink.event(Event::LastSeeds { to: self.last_seeds_recipient(side), seeds: on_board + u32::from(seeds) });
+        }
+        Ok(self.commit(hole, position, sown))
+    }
+
+    fn check(&self, hole: usize) -> Result<(), PlayError> {
+        let refuse = |reason| Err(PlayError { hole, reason });
+        if self.outcome.is_some() {
+            return refuse(Refusal::GameOver);
+        }
+        if hole >= self.rules.holes() {
+            return refuse(Refusal::NoSuchHole);
+        }
+        if self.turn.legal >> hole & 1 == 0 {
+            return refuse(self.turn.refused[hole].unwrap_or(Refusal::NotOwnHole));
+        }
+        Ok(())
+    }
+
+    fn row_index(&self, hole: usize) -> usize {
+        hole % self.rules.holes_per_row()
+    }
+
+    /// Sows every candidate hole of `side` and records which are legal.
+    fn examine(&mut self, side: Side) {
+        let rules = self.rules;
+        let mut position = self.position;
+        position.to_move = side;
+        let must_feed = rules.program.feeding.is_some() && position.row_seeds(rules, side.other()) == 0;
+        let turn = &mut *self.turn;
+        turn.legal = 0;
+        turn.refused = [None; 2 * MAX_HOLES_PER_ROW];
+        for hole in rules.geometry.row(side) {
+            if position.closed >> hole & 1 == 1 {
+                turn.refused[hole] = Some(Refusal::Closed);
+                continue;
+            }
+            if position.seeds[hole] == 0 {
+                turn.refused[hole] = Some(Refusal::Empty);
+                continue;
+            }
+            let mut after = position;
+            match sow(rules, &mut after, hole, &mut ()) {
+                Ok(sown) if must_feed && !feeds(rules, &after, &sown, side) => {
+                    turn.refused[hole] = Some(Refusal::DoesNotFeed);
+                }
+                Ok(sown) => {
+                    turn.legal |= 1 << hole;
+                    turn.results[hole % rules.holes_per_row()] = (after, sown);
+                }
+                Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
+                    // Legal; choosing it ends the game. Keep the position before the move.
+                    turn.legal |= 1 << hole;
+                    let marker = Sown { endless: true, ..Sown::default() };
+                    turn.results[hole % rules.holes_per_row()] = (position, marker);
+                }
+                Err(reason) => {
+                    if reason == Refusal::Endless {
+                        self.stats.endless_refused += 1;
+                    } else if reason == Refusal::DropCap {
+                        self.stats.drop_cap_hits += 1;
+                    }
+                    turn.refused[hole] = Some(reason);
+                }
+            }
+        }
+    }
+
+    fn commit(&mut self, hole: usize, position: Position, sown: Sown) -> MoveReport {
+        let mover = self.position.to_move;
+        self.stats.moves += 1;
+        self.last_mover = Some(mover);
+        let mut report = MoveReport {
+            hole,
+            side: Some(mover),
+            laps: sown.laps,
+            sown: sown.drops,
+            captures: sown.captures,
+            captured: sown.captured,
+            extra_turn: sown.extra_turn,
+            passes: 0,
+        };
+        if sown.endless {
+            self.finish(EndReason::EndlessMove, Award::Owners, 0);
+            return report;
+        }
+        self.position = position;
+        self.stats.max_laps = self.stats.max_laps.max(sown.laps);
+        self.stats.captures += sown.captures;
+        if sown.last_capturer.is_some() {
+            self.last_capturer = sown.last_capturer;
+        }
+        if sown.extra_turn {
+            self.stats.extra_turns += 1;
+        }
+        if let Some((_, hand)) = sown.last_seeds {
+            let award = self.last_seeds_award();
+            self.finish(EndReason::LastSeeds, award, hand);
+            return report;
+        }
+        if let Some((reason, award)) = self.end_after_move() {
+            self.finish(reason, award, 0);
+            return report;
+        }
+        let passes = self.stats.passes;
+        self.start_turn(if sown.extra_turn { mover } else { mover.other() });
+        report.passes = self.stats.passes - passes;
+        report
+    }
+
+    /// End rules looked at once a move is over.
+    fn end_after_move(&self) -> Option<(EndReason, Award)> {
+        let ending = &self.rules.program.ending;
+        let total = self.rules.total;
+        if let Some(rule) = ending.last_seeds {
+            if rule.check == LastSeedsCheck::AfterMove
+                && self.last_capturer.is_some()
+                && self.position.board_seeds() <= u32::from(rule.at_most)
+            {
+                return Some((EndReason::LastSeeds, self.last_seeds_award()));
+            }
+        }
+        if let Some(award) = ending.majority {
+            let [s, n] = self.position.stores().map(u32::from);
+            if 2 * s > total || 2 * n > total || (2 * s == total && 2 * n == total) {
+                return Some((EndReason::Majority, award));
+            }
+        }
+        if let Some(award) = ending.empty_row {
+            if Side::BOTH.iter().any(|&side| self.position.row_seeds(self.rules, side) == 0) {
+                return Some((EndReason::EmptyRow, award));
+            }
+        }
+        None
+    }
+
+    /// Hands the turn to `side`, resolving passes, then applies repetition and the cap.
+    fn start_turn(&mut self, mut side: Side) {
+        let rules = self.rules;
+        for tried in 0..2 {
+            self.position.to_move = side;
+            self.examine(side);
+            if self.turn.legal != 0 {
+                break;
+            }
+            let playable = self.turn.refused.iter().any(|r| *r == Some(Refusal::DoesNotFeed));
+            if playable {
+                let award = rules.program.feeding.map_or(Award::PlayerToMove, |f| f.unfeedable);
+                return self.finish(EndReason::Unfeedable, award, 0);
+            }
+            match rules.program.ending.no_move {
+                NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0),
+                NoMove::Pass if tried == 1 => return self.finish(EndReason::NoMoves, Award::Owners, 0),
+                NoMove::Pass => {
+                    self.stats.passes += 1;
+                    side = side.other();
+                }
+            }
+        }
+        let ending = &rules.program.ending;
+        let stores = self.position.stores();
+        if self.history.last().is_some_and(|(_, p)| p.stores() != stores) {
+            self.history.clear();
+        }
+        let fingerprint = self.position.fingerprint();
+        let seen = self.history.iter().filter(|(f, p)| *f == fingerprint && *p == self.position).count();
+        self.history.push((fingerprint, self.position));
+        if seen + 1 >= usize::from(ending.repetition) {
+            return self.finish(EndReason::Repetition, ending.repetition_award, 0);
+        }
+        if self.stats.moves >= ending.move_cap {
+            self.finish(EndReason::Cap, ending.cap_award, 0);
+        }
+    }
+
+    fn last_seeds_award(&self) -> Award {
+        let default = self.rules.program.ending.last_seeds.map_or(Award::Capturer, |r| r.to);
+        let Some(matches) = &self.rules.program.matches else { return default };
+        matches.round_rules.iter().rev().find(|r| self.round >= r.from_round).map_or(default, |r| r.last_seeds_to)
+    }
+
+    fn last_seeds_recipient(&self, capturer: Side) -> Side {
+        match self.last_seeds_award() {
+            Award::PreviousWinner => self.previous_winner.unwrap_or(capturer),
+            _ => capturer,
+        }
+    }
+
+    /// Ends the game: awards the seeds left on the board (plus `hand`, seeds still being sown)
+    /// and decides the winner.
+    fn finish(&mut self, reason: EndReason, award: Award, hand: u16) {
+        let holes = self.rules.holes();
+        let rules = self.rules;
+        let to_move = self.position.to_move;
+        let party = match award {
+            Award::Capturer => self.last_capturer,
+            Award::PlayerToMove => Some(to_move),
+            Award::LastMover => Some(self.last_mover.unwrap_or(to_move.other())),
+            Award::PreviousWinner => self.previous_winner.or(self.last_capturer),
+            Award::Owners | Award::Split | Award::Nobody => None,
+        };
+        let seeds = &mut self.position.seeds;
+        match (award, party) {
+            (Award::Nobody, _) => {}
+            (Award::Split, _) => {
+                let left: u16 = seeds[..holes].iter().sum::<u16>() + hand;
+                seeds[..holes].fill(0);
+                seeds[holes] += left / 2;
+                seeds[holes + 1] += left / 2;
+                seeds[0] += left % 2;
+            }
+            (_, Some(side)) => {
+                let left: u16 = seeds[..holes].iter().sum::<u16>() + hand;
+                seeds[..holes].fill(0);
+                seeds[holes + side.index()] += left;
+            }
+            (_, None) => {
+                for side in Side::BOTH {
+                    let row = rules.geometry.row(side);
+                    let left: u16 = seeds[row.clone()].iter().sum();
+                    seeds[row].fill(0);
+                    seeds[holes + side.index()] += left;
+                }
+                // Seeds in hand have no side; they go to the mover, whose sowing they are in.
+                seeds[holes + to_move.index()] += hand;
+            }
+        }
+        let [s, n] = self.position.stores();
+        let unfinished = matches!(reason, EndReason::Cap | EndReason::Repetition);
+        let winner = if unfinished && rules.program.ending.unfinished_is_draw {
+            None
+        } else {
+            match s.cmp(&n) {
+                std::cmp::Ordering::Greater => Some(Side::South),
+                std::cmp::Ordering::Less => Some(Side::North),
+                std::cmp::Ordering::Equal => None,
+            }
+        };
+        self.turn.legal = 0;
+        self.outcome = Some(Outcome { reason, winner });
+    }
+}
+
+/// Whether a move by `side` left the opponent something, as the rules judge it (R9).
+fn feeds(rules: &Rules, after: &Position, sown: &Sown, side: Side) -> bool {
+    match rules.program.feeding.map(|f| f.judged) {
+        Some(crate::rules::FeedJudged::FirstLap) => sown.fed_first_lap,
+        _ => after.row_seeds(rules, side.other()) > 0,
+    }
+}

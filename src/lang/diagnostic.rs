@@ -1,0 +1,333 @@
+//! Compile errors: what went wrong, where (file, line, column, a caret under the spot), and
+//! what would be right. Rendered with miette.
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+
+use crate::source::{SourceFile, Span};
+
+/// Everything that can be wrong with a variant file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileErrorKind {
+    /// `holes 6` (no colon): the text does not follow the grammar.
+    #[error("unexpected {found}; expected {expected}")]
+    Syntax {
+        /// What stands there, quoted, or `end of file`.
+        found: String,
+        /// What would fit, as a list.
+        expected: String,
+        /// A keyword the found word is probably a misspelling of.
+        suggestion: Option<String>,
+    },
+    /// `extends "no-such.sow"`
+    #[error("cannot read `{path}`: {reason}")]
+    Unreadable {
+        /// The path tried.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// `a.sow` extends `b.sow`, which extends `a.sow`.
+    #[error("`{path}` extends itself through {chain}")]
+    ExtendsCycle {
+        /// The file that closes the cycle.
+        path: String,
+        /// The files in the cycle.
+        chain: String,
+    },
+    /// `holes: 6` twice in one block.
+    #[error("`{key}` is given twice")]
+    Duplicate {
+        /// The rule's key.
+        key: String,
+    },
+    /// `sorce: "..."` in a game block.
+    #[error("unknown provenance field `{key}`")]
+    UnknownField {
+        /// What was written.
+        key: String,
+        /// The closest known field.
+        suggestion: Option<String>,
+    },
+    /// `holes: 0 per row`
+    #[error("{what} must be between {min} and {max}, not {got}")]
+    OutOfRange {
+        /// What the number is.
+        what: &'static str,
+        /// The smallest allowed.
+        min: u64,
+        /// The largest allowed.
+        max: u64,
+        /// What was given.
+        got: u64,
+    },
+    /// `layout: 4 4 4` on a 2×6 board.
+    #[error("the layout gives {got} holes but the board has {holes}")]
+    LayoutLength {
+        /// Holes on the board.
+        holes: usize,
+        /// Counts given.
+        got: usize,
+    },
+    /// `if: count is 99` with 48 seeds in the game.
+    #[error("a hole can never hold {count}: the game has {total} seeds")]
+    ImpossibleCount {
+        /// The count asked for.
+        count: u32,
+        /// Seeds in the game.
+        total: u32,
+    },
+    /// `if: was empty and count is 4`
+    #[error("this condition can never hold: {why}")]
+    Contradiction {
+        /// The clash.
+        why: String,
+    },
+    /// `capture "x" { if: count is 4 }` with no `on:`.
+    #[error("capture `{name}` needs `{key}:`")]
+    MissingRule {
+        /// The capture.
+        name: String,
+        /// The missing key.
+        key: &'static str,
+    },
+    /// `on: every drop but the last of a lap` with `then: sowing ends`.
+    #[error("a capture on {trigger} cannot end the sowing: seeds are still in hand")]
+    EndsMidLap {
+        /// The trigger, as written.
+        trigger: &'static str,
+    },
+    /// `extra turn: in own store` with `stores: none`.
+    #[error("`{rule}` needs {needs}")]
+    Needs {
+        /// The rule.
+        rule: &'static str,
+        /// What it needs.
+        needs: &'static str,
+    },
+    /// `no capture "x"` when no capture `x` is inherited.
+    #[error("there is no capture `{name}` to remove")]
+    NoSuchCapture {
+        /// The name.
+        name: String,
+    },
+    /// `reading R17`
+    #[error("there is no reading R{number}; readings are R1 to R16 (see readings.md)")]
+    UnknownReading {
+        /// The number given.
+        number: u32,
+    },
+    /// `--set width=3`
+    #[error("unknown setting `{key}`; settings are {known}")]
+    UnknownSetting {
+        /// What was given.
+        key: String,
+        /// What is accepted.
+        known: &'static str,
+    },
+}
+
+impl CompileErrorKind {
+    /// A stable code for the kind, as shown by the diagnostic.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CompileErrorKind::Syntax { .. } => "sowlab::syntax",
+            CompileErrorKind::Unreadable { .. } => "sowlab::extends::unreadable",
+            CompileErrorKind::ExtendsCycle { .. } => "sowlab::extends::cycle",
+            CompileErrorKind::Duplicate { .. } => "sowlab::duplicate",
+            CompileErrorKind::UnknownField { .. } => "sowlab::game::unknown_field",
+            CompileErrorKind::OutOfRange { .. } => "sowlab::out_of_range",
+            CompileErrorKind::LayoutLength { .. } => "sowlab::board::layout",
+            CompileErrorKind::ImpossibleCount { .. } => "sowlab::condition::impossible_count",
+            CompileErrorKind::Contradiction { .. } => "sowlab::condition::contradiction",
+            CompileErrorKind::MissingRule { .. } => "sowlab::capture::missing",
+            CompileErrorKind::EndsMidLap { .. } => "sowlab::capture::ends_mid_lap",
+            CompileErrorKind::Needs { .. } => "sowlab::needs",
+            CompileErrorKind::NoSuchCapture { .. } => "sowlab::capture::no_such",
+            CompileErrorKind::UnknownReading { .. } => "sowlab::reading",
+            CompileErrorKind::UnknownSetting { .. } => "sowlab::set",
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        match self {
+            CompileErrorKind::Syntax { suggestion: Some(word), .. }
+            | CompileErrorKind::UnknownField { suggestion: Some(word), .. } => Some(format!("did you mean `{word}`?")),
+            CompileErrorKind::UnknownField { .. } => {
+                Some("fields are aliases, region, people, recorded, source, reconstruction, contrast, note".into())
+            }
+            CompileErrorKind::EndsMidLap { .. } => Some("use `on: last drop of a lap` for a capture that ends the sowing".into()),
+            CompileErrorKind::Duplicate { .. } => Some("a file may override an inherited rule, but give each rule once".into()),
+            _ => None,
+        }
+    }
+}
+
+/// One error, in one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// The file it is in.
+    pub file: SourceFile,
+    /// Where.
+    pub span: Span,
+    /// What.
+    pub kind: CompileErrorKind,
+    /// A second place that explains the first ("first given here").
+    pub related: Option<(Span, &'static str)>,
+}
+
+impl CompileError {
+    /// 1-based line and column of the error.
+    pub fn line_column(&self) -> (usize, usize) {
+        self.file.line_column(self.span.start)
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (line, column) = self.line_column();
+        write!(f, "{}:{line}:{column}: {}", self.file.name, self.kind)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+impl Diagnostic for CompileError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.kind.help().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.file.text as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = match &self.kind {
+            CompileErrorKind::Syntax { expected, .. } => format!("expected {expected}"),
+            _ => "here".to_string(),
+        };
+        let mut labels = vec![LabeledSpan::new_primary_with_span(Some(label), to_miette(self.span))];
+        if let Some((span, text)) = self.related {
+            labels.push(LabeledSpan::new_with_span(Some(text.to_string()), to_miette(span)));
+        }
+        Some(Box::new(labels.into_iter()))
+    }
+}
+
+fn to_miette(span: Span) -> miette::SourceSpan {
+    (span.start, span.end.saturating_sub(span.start)).into()
+}
+
+/// All the errors found in one compilation, in the order found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileErrors(pub Vec<CompileError>);
+
+impl fmt::Display for CompileErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for CompileErrors {}
+
+impl CompileErrors {
+    /// Renders every error as a report with the file name, line and column, the source line
+    /// and a caret under the spot. `color` adds terminal colours.
+    pub fn render(&self, color: bool) -> String {
+        let theme =
+            if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
+        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+        let mut out = String::new();
+        for error in &self.0 {
+            let named = NamedSource::new(&error.file.name, error.file.text.clone());
+            let report = Located { error, source: named };
+            // Writing to a String cannot fail.
+            let _ = handler.render_report(&mut out, &report);
+        }
+        out
+    }
+}
+
+/// A [`CompileError`] with a named source, so the report header shows `file:line:column`.
+struct Located<'a> {
+    error: &'a CompileError,
+    source: NamedSource<std::sync::Arc<str>>,
+}
+
+impl fmt::Debug for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.error, f)
+    }
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error.kind, f)
+    }
+}
+
+impl std::error::Error for Located<'_> {}
+
+impl Diagnostic for Located<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.error.code()
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.error.help()
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.error.labels()
+    }
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a misspelling.
+pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (levenshtein(word, c), c))
+        .filter(|&(d, c)| d <= limit && d > 0 && !c.is_empty())
+        .min()
+        .map(|(_, c)| c.to_string())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_closest_keyword_for_a_misspelling() {
+        assert_eq!(suggest("rellay", ["relay", "direction", "drop"]), Some("relay".to_string()));
+        assert_eq!(suggest("xyz", ["relay", "direction"]), None);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+}

@@ -1,0 +1,3 @@
+//! Presenting results: move-by-move traces of a game (text and JSON lines).
+
+pub mod trace;

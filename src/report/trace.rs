@@ -1,0 +1,131 @@
+//! Traces: a readable account of each move (laps, captures, board pictures) and the one-line
+//! JSON state after each move that other implementations can be compared with.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::engine::{Event, Game, MoveReport};
+use crate::rules::{Rules, Side};
+
+/// The state after a move, as `trace --json` prints it (one object per line).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct JsonState {
+    /// Move number, from 1.
+    pub turn: u32,
+    /// Who moved.
+    pub player: String,
+    /// The hole played.
+    #[serde(rename = "move")]
+    pub hole: usize,
+    /// Seeds in holes `0..2N`.
+    pub board: Vec<u16>,
+    /// Captured totals (store contents), South first.
+    pub store: [u16; 2],
+    /// Who chooses next (passes resolved); `null` once the game is over.
+    pub to_move: Option<String>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// `"south"`, `"north"` or `"draw"` once over.
+    pub winner: Option<String>,
+    /// `normal`, `no-moves`, `cap` or `repetition` once over.
+    pub end_reason: Option<String>,
+}
+
+impl JsonState {
+    /// The state of `game` after move `turn`, which `player` made at `hole`.
+    pub fn after(game: &Game<'_>, turn: u32, player: Side, hole: usize) -> JsonState {
+        let position = game.position();
+        let outcome = game.outcome();
+        JsonState {
+            turn,
+            player: player.name().to_string(),
+            hole,
+            board: position.board().to_vec(),
+            store: position.stores(),
+            to_move: game.to_move().map(|s| s.name().to_string()),
+            over: outcome.is_some(),
+            winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
+            end_reason: outcome.map(|o| o.reason.class().to_string()),
+        }
+    }
+}
+
+/// The board as South sees it: North's row on top (hole 2N-1 at the left), South's below.
+pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
+    let position = game.position();
+    let n = rules.holes_per_row();
+    let board = position.board();
+    let [south, north] = position.stores();
+    let cell = |p: usize| format!("{:>3}", board[p]);
+    let label = |p: usize| format!("{p:>3}");
+    let north_row: String = (n..2 * n).rev().map(cell).collect();
+    let south_row: String = (0..n).map(cell).collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "      {}   North", (n..2 * n).rev().map(label).collect::<String>());
+    let _ = writeln!(out, "     [{north_row} ]  store {north}");
+    let _ = writeln!(out, "     [{south_row} ]  store {south}");
+    let _ = writeln!(out, "      {}   South", (0..n).map(label).collect::<String>());
+    out
+}
+
+/// A readable account of one move: every lap, every capture, and what followed.
+pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
+    let mut out = String::new();
+    let side = report.side.map_or("?", Side::name);
+    let _ = writeln!(out, "move {turn}: {side} plays hole {}", report.hole);
+    let mut drops: Vec<usize> = Vec::new();
+    let flush = |out: &mut String, drops: &mut Vec<usize>| {
+        if !drops.is_empty() {
+            let list: Vec<String> = drops.iter().map(|p| position_name(rules, *p)).collect();
+            let _ = writeln!(out, "    sows {}", list.join(" "));
+            drops.clear();
+        }
+    };
+    for event in events {
+        match event {
+            Event::Lift { lap, hole, seeds } => {
+                flush(&mut out, &mut drops);
+                let _ = writeln!(out, "  lap {lap}: lifts {seeds} from hole {hole}");
+            }
+            Event::Drop { at, .. } => drops.push(*at),
+            Event::Capture { rule, holes, seeds, to } => {
+                flush(&mut out, &mut drops);
+                let name = &rules.program.captures[*rule].name;
+                let list: Vec<String> = (0..64).filter(|p| holes >> p & 1 == 1).map(|p| p.to_string()).collect();
+                let _ = writeln!(out, "    capture \"{name}\": {seeds} from hole {} to {to}", list.join(", "));
+            }
+            Event::GrandSlam { rule } => {
+                flush(&mut out, &mut drops);
+                let name = &rules.program.captures[*rule].name;
+                let _ = writeln!(out, "    capture \"{name}\" would take all the opponent's seeds: grand slam, nothing taken");
+            }
+            Event::Land { at, count } => {
+                flush(&mut out, &mut drops);
+                let _ = writeln!(out, "    last seed in {} (now {count})", position_name(rules, *at));
+            }
+            Event::ExtraTurn => {
+                flush(&mut out, &mut drops);
+                let _ = writeln!(out, "    another turn for {side}");
+            }
+            Event::LastSeeds { to, seeds } => {
+                flush(&mut out, &mut drops);
+                let _ = writeln!(out, "    only {seeds} seeds left in play: they go to {to}");
+            }
+        }
+    }
+    flush(&mut out, &mut drops);
+    if report.passes > 0 {
+        let _ = writeln!(out, "  {} pass(es): a player with no legal move", report.passes);
+    }
+    out
+}
+
+fn position_name(rules: &Rules, p: usize) -> String {
+    if rules.geometry.is_store(p) {
+        let side = if p == rules.geometry.store(Side::South) { "south" } else { "north" };
+        format!("{side}-store")
+    } else {
+        p.to_string()
+    }
+}

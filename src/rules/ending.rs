@@ -1,0 +1,97 @@
+//! End rules: when a game is over, who gets the seeds left, and who wins.
+
+use serde::Serialize;
+
+/// Who receives seeds left on the board when an end rule fires.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Award {
+    /// The player who made the last capture (R2).
+    Capturer,
+    /// The player whose turn it is (R8).
+    PlayerToMove,
+    /// The player who made the last move.
+    LastMover,
+    /// Each side's seeds to that side's owner (R10).
+    Owners,
+    /// Split evenly; an odd seed stays unawarded.
+    Split,
+    /// Nobody: they leave the game.
+    Nobody,
+    /// The winner of the previous round of a match (Hoyito III, rounds 3 on).
+    PreviousWinner,
+}
+
+/// When the last-seeds rule is checked (R2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum LastSeedsCheck {
+    /// After every capture, counting seeds on the board and in hand, even mid-sowing.
+    AfterCapture,
+    /// When the move has ended, counting the board.
+    AfterMove,
+}
+
+/// "When only N seeds remain, they go to ...".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct LastSeeds {
+    /// The game ends when at most this many seeds are in play.
+    pub at_most: u16,
+    /// When that is checked.
+    pub check: LastSeedsCheck,
+    /// Who takes them.
+    pub to: Award,
+}
+
+/// What a player with no legal move does (R3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum NoMove {
+    /// They pass; if the opponent cannot move either, the game ends (`no-moves`).
+    Pass,
+    /// The game ends and the board goes to the given party.
+    EndGame(Award),
+}
+
+/// What is done with a move whose sowing can never end (R11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Endless {
+    /// It is not a legal move.
+    Illegal,
+    /// Choosing it ends the game; the board is swept by side.
+    EndsGame,
+    /// It is legal and stops when the drop cap is reached.
+    StopAtCap,
+}
+
+/// How the winner is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Scoring {
+    /// More seeds captured wins; equal is a draw.
+    MostCaptured,
+}
+
+/// All the end rules of a variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Ending {
+    /// The last-seeds rule (R2), if any.
+    pub last_seeds: Option<LastSeeds>,
+    /// The game ends when a player has captured more than half the seeds (or both exactly half);
+    /// the board goes to this party.
+    pub majority: Option<Award>,
+    /// The game ends after a move that leaves either row empty; the board goes to this party.
+    pub empty_row: Option<Award>,
+    /// A player with no legal move.
+    pub no_move: NoMove,
+    /// Moves (chosen holes, extra turns included, passes not) after which the game stops.
+    pub move_cap: u32,
+    /// Who gets the board at the cap.
+    pub cap_award: Award,
+    /// The occurrence of the same position that ends the game (3 = third time).
+    pub repetition: u16,
+    /// Who gets the board on repetition.
+    pub repetition_award: Award,
+    /// Whether a game stopped by cap or repetition is scored as a draw whatever the totals.
+    pub unfinished_is_draw: bool,
+    /// Endless moves.
+    pub endless: Endless,
+    /// Winner.
+    pub scoring: Scoring,
+}

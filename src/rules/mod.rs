@@ -1,0 +1,157 @@
+//! The compiled rule program: a validated, flat description of one variant that the engine runs.
+//!
+//! Nothing here knows about source text. `lang` builds a [`Rules`] from a `.sow` file; the
+//! engine reads it in the hot loop, so every lookup it needs is a precomputed table or a bit mask
+//! (see [`Geometry`]).
+
+pub mod explain;
+mod board;
+mod capture;
+mod ending;
+mod matches;
+mod sowing;
+
+pub use board::{BoardRules, Geometry, Side, Stores, MAX_HOLES_PER_ROW, MAX_POSITIONS};
+pub use capture::{Capture, CountTest, Condition, Effect, GrandSlam, OppositeTest, Recipient, SideTest, Target, Trigger};
+pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, Scoring};
+pub use matches::{MatchRules, RoundRule, Starter, Surplus};
+pub use sowing::{Direction, FeedJudged, Feeding, LapStart, OriginSkip, SkipLaps, Sowing};
+
+use serde::Serialize;
+
+/// One variant, compiled: provenance, readings and the rule program.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rules {
+    /// Where the rules come from; not part of the [`Rules::hash`].
+    pub provenance: Provenance,
+    /// Every rule that rests on an editorial reading (`reading R7`), in file order.
+    pub readings: Vec<ReadingMark>,
+    /// The game itself.
+    pub program: Program,
+    /// Tables derived from `program.board` and `program.sowing`.
+    #[serde(skip)]
+    pub geometry: Geometry,
+    /// Capture rules sorted by when the engine looks at them.
+    #[serde(skip)]
+    pub dispatch: Dispatch,
+    /// Seeds in the game.
+    #[serde(skip)]
+    pub total: u32,
+}
+
+/// Indices into `Program::captures`, by the moment they are tried, in file order.
+#[derive(Clone, Debug, Default)]
+pub struct Dispatch {
+    /// After a seed that is not the last of its lap.
+    pub passing: Vec<usize>,
+    /// After the last seed of a lap, before any relay.
+    pub lap_end: Vec<usize>,
+    /// After the last seed of the move.
+    pub move_end: Vec<usize>,
+}
+
+impl Dispatch {
+    fn new(captures: &[Capture]) -> Dispatch {
+        let select = |wanted: &[Trigger]| -> Vec<usize> {
+            (0..captures.len()).filter(|&i| wanted.contains(&captures[i].trigger)).collect()
+        };
+        Dispatch {
+            passing: select(&[Trigger::EveryDrop, Trigger::PassingDrop]),
+            lap_end: select(&[Trigger::EveryDrop, Trigger::LapEnd]),
+            move_end: select(&[Trigger::MoveEnd]),
+        }
+    }
+}
+
+/// The part of the rules that decides how a game goes; hashed for provenance.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Program {
+    /// Holes, seeds, stores, starter.
+    pub board: BoardRules,
+    /// How seeds are sown.
+    pub sowing: Sowing,
+    /// Capture rules in file order; at most one fires per drop, the first that matches.
+    pub captures: Vec<Capture>,
+    /// The obligation to feed an opponent whose row is empty, if the variant has one.
+    pub feeding: Option<Feeding>,
+    /// How a game ends and who gets what is left.
+    pub ending: Ending,
+    /// Match play, if the variant describes it.
+    pub matches: Option<MatchRules>,
+}
+
+/// Names, places, people and the source of a variant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Provenance {
+    /// The variant's name.
+    pub name: String,
+    /// The file it was compiled from, and the files it extends, child first.
+    pub files: Vec<String>,
+    /// Every `key: "text", ...` line of the `game` block, in order, parents first.
+    pub fields: Vec<(String, Vec<String>)>,
+}
+
+impl Provenance {
+    /// The values of one provenance field, e.g. `source`; empty if absent.
+    pub fn get(&self, key: &str) -> Vec<&str> {
+        self.fields
+            .iter()
+            .filter(|(k, _)| k == key)
+            .flat_map(|(_, v)| v.iter().map(String::as_str))
+            .collect()
+    }
+}
+
+/// A rule marked as resting on an editorial reading.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReadingMark {
+    /// The reading's number, `7` for R7.
+    pub number: u8,
+    /// Where the mark stands, e.g. `capture "opposite"` or `end.last seeds`.
+    pub rule: String,
+}
+
+impl Rules {
+    /// Builds the derived tables for `program`. `lang` is the usual way in; this is public so
+    /// tests and tools can tweak a program and rebuild.
+    pub fn new(provenance: Provenance, readings: Vec<ReadingMark>, program: Program) -> Rules {
+        let geometry = Geometry::new(&program.board, &program.sowing);
+        let dispatch = Dispatch::new(&program.captures);
+        let total = program.board.layout.iter().map(|&n| u32::from(n)).sum();
+        Rules { provenance, readings, program, geometry, dispatch, total }
+    }
+
+    /// Holes per row.
+    pub fn holes_per_row(&self) -> usize {
+        self.program.board.holes_per_row as usize
+    }
+
+    /// Holes on the board, both rows.
+    pub fn holes(&self) -> usize {
+        2 * self.holes_per_row()
+    }
+
+    /// Seeds in the game, board and stores together.
+    pub fn total_seeds(&self) -> u32 {
+        self.total
+    }
+
+    /// The sorted, distinct reading numbers the rules rest on.
+    pub fn reading_numbers(&self) -> Vec<u8> {
+        let mut numbers: Vec<u8> = self.readings.iter().map(|r| r.number).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        numbers
+    }
+
+    /// A content hash of the rule program (not of names or comments), as 16 hex digits.
+    /// Two files that spell the same rules differently hash the same.
+    pub fn hash(&self) -> String {
+        format!("{:016x}", fnv1a(format!("{:?}", self.program).as_bytes()))
+    }
+}
+
+/// FNV-1a, 64 bit: stable across Rust versions, unlike `DefaultHasher`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
