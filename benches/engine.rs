@@ -1,1 +1,46 @@
-fn main(){}
+//! Engine speed: random moves per second for every shipped variant (criterion).
+//!
+//! `cargo bench --bench engine` — the figures in the README come from here.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sowlab::engine::Game;
+use sowlab::rules::Rules;
+
+const MOVES: u64 = 20_000;
+
+fn rules(name: &str) -> Rules {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(name);
+    sowlab::lang::compile_path(&path, &[]).expect("shipped variants compile")
+}
+
+/// Plays `MOVES` uniformly random legal moves, starting new games as games end.
+fn random_moves(rules: &Rules, rng: &mut ChaCha8Rng) -> u64 {
+    let mut game = Game::new(rules);
+    let mut played = 0;
+    while played < MOVES {
+        if game.is_over() {
+            game = Game::new(rules);
+        }
+        game.play_random(rng);
+        played += 1;
+    }
+    played
+}
+
+fn random_play(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random moves");
+    group.throughput(Throughput::Elements(MOVES));
+    for name in ["hoyito-i.sow", "hoyito-i-9.sow", "hoyito-i-12.sow", "hoyito-ii.sow", "hoyito-iii.sow", "ba-awa.sow", "ayoayo.sow", "oware.sow", "kalah.sow", "en-dodoi.sow"] {
+        let rules = rules(name);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        group.bench_function(name.trim_end_matches(".sow"), |b| b.iter(|| random_moves(&rules, &mut rng)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, random_play);
+criterion_main!(benches);

@@ -26,7 +26,7 @@
 //! let rules = lang::compile_text("tiny.sow", text, std::path::Path::new(".")).unwrap();
 //! let mut game = Game::new(&rules);
 //! while !game.is_over() {
-//!     let hole = game.legal_moves().next().unwrap();
+//!     let hole = game.legal_moves()[0];
 //!     game.play(hole).unwrap();
 //! }
 //! let [south, north] = game.position().stores();

@@ -121,12 +121,20 @@ pub struct PlayError {
     pub reason: Refusal,
 }
 
-/// The outcome of trying each candidate hole of the player to move, computed once per turn.
+/// What is known of the holes of the player to move this turn. Holes are sown only when
+/// needed (to find whether any move exists, or when chosen), so a random game sows about two
+/// holes per move instead of every candidate.
 #[derive(Clone)]
 struct Turn {
-    /// Bit `p` set: hole `p` is legal.
+    /// Non-empty open holes of the player to move.
+    candidates: u64,
+    /// Candidates already sown.
+    examined: u64,
+    /// Examined candidates that are legal.
     legal: u64,
-    /// Why the other non-empty holes are not.
+    /// The opponent's row is empty: a move must feed it.
+    must_feed: bool,
+    /// Why examined holes were refused.
     refused: [Option<Refusal>; 2 * MAX_HOLES_PER_ROW],
     /// The result of each legal hole, by position in the row.
     results: [(Position, Sown); MAX_HOLES_PER_ROW],
@@ -168,7 +176,14 @@ impl<'r> Game<'r> {
             history: Vec::new(),
             round: 1,
             previous_winner: None,
-            turn: Box::new(Turn { legal: 0, refused: [None; 2 * MAX_HOLES_PER_ROW], results: [empty; MAX_HOLES_PER_ROW] }),
+            turn: Box::new(Turn {
+                candidates: 0,
+                examined: 0,
+                legal: 0,
+                must_feed: false,
+                refused: [None; 2 * MAX_HOLES_PER_ROW],
+                results: [empty; MAX_HOLES_PER_ROW],
+            }),
         };
         game.start_turn(position.to_move);
         game
@@ -204,27 +219,43 @@ impl<'r> Game<'r> {
         &self.stats
     }
 
-    /// The legal holes of the player to move, as a bit mask of hole numbers.
-    pub fn legal_mask(&self) -> u64 {
+    /// The legal holes of the player to move, as a bit mask of hole numbers (sows every
+    /// candidate not yet tried).
+    pub fn legal_mask(&mut self) -> u64 {
+        let mut unknown = self.turn.candidates & !self.turn.examined;
+        while unknown != 0 {
+            self.examine(unknown.trailing_zeros() as usize);
+            unknown &= unknown - 1;
+        }
         self.turn.legal
     }
 
     /// The legal holes of the player to move, ascending.
-    pub fn legal_moves(&self) -> impl Iterator<Item = usize> {
-        let mut mask = self.turn.legal;
-        std::iter::from_fn(move || {
-            (mask != 0).then(|| {
-                let p = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                p
-            })
-        })
+    pub fn legal_moves(&mut self) -> Vec<usize> {
+        let mask = self.legal_mask();
+        (0..64).filter(|p| mask >> p & 1 == 1).collect()
     }
 
     /// The position a legal hole leads to, before end rules and passes: for agents that look
     /// at the immediate result of a move.
-    pub fn preview(&self, hole: usize) -> Option<&Position> {
-        (self.turn.legal >> hole & 1 == 1).then(|| &self.turn.results[self.row_index(hole)].0)
+    pub fn preview(&mut self, hole: usize) -> Option<&Position> {
+        (hole < self.rules.holes() && self.examine(hole)).then(|| &self.turn.results[self.row_index(hole)].0)
+    }
+
+    /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
+    pub fn play_random<R: rand::Rng>(&mut self, rng: &mut R) -> Option<MoveReport> {
+        // Rejection without replacement: a uniform pick among the untried-or-legal candidates,
+        // dropping illegal ones as they are found, is a uniform pick among the legal holes.
+        let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
+        while pool != 0 {
+            let hole = nth_bit(pool, rng.gen_range(0..pool.count_ones()));
+            if self.examine(hole) {
+                let (position, sown) = self.turn.results[self.row_index(hole)];
+                return Some(self.commit(hole, position, sown));
+            }
+            pool &= !(1 << hole);
+        }
+        None
     }
 
     /// Plays a hole.
@@ -252,7 +283,7 @@ impl<'r> Game<'r> {
         Ok(self.commit(hole, position, sown))
     }
 
-    fn check(&self, hole: usize) -> Result<(), PlayError> {
+    fn check(&mut self, hole: usize) -> Result<(), PlayError> {
         let refuse = |reason| Err(PlayError { hole, reason });
         if self.outcome.is_some() {
             return refuse(Refusal::GameOver);
@@ -260,7 +291,7 @@ impl<'r> Game<'r> {
         if hole >= self.rules.holes() {
             return refuse(Refusal::NoSuchHole);
         }
-        if self.turn.legal >> hole & 1 == 0 {
+        if !self.examine(hole) {
             return refuse(self.turn.refused[hole].unwrap_or(Refusal::NotOwnHole));
         }
         Ok(())
@@ -270,49 +301,79 @@ impl<'r> Game<'r> {
         hole % self.rules.holes_per_row()
     }
 
-    /// Sows every candidate hole of `side` and records which are legal.
-    fn examine(&mut self, side: Side) {
+    /// Starts a turn for `side`: nothing sown yet.
+    fn open_turn(&mut self, side: Side) {
         let rules = self.rules;
-        let mut position = self.position;
-        position.to_move = side;
-        let must_feed = rules.program.feeding.is_some() && position.row_seeds(rules, side.other()) == 0;
+        self.position.to_move = side;
         let turn = &mut *self.turn;
+        turn.candidates = self.position.candidates(rules, side);
+        turn.examined = 0;
         turn.legal = 0;
-        turn.refused = [None; 2 * MAX_HOLES_PER_ROW];
+        turn.must_feed = rules.program.feeding.is_some() && self.position.row_seeds(rules, side.other()) == 0;
         for hole in rules.geometry.row(side) {
-            if position.closed >> hole & 1 == 1 {
-                turn.refused[hole] = Some(Refusal::Closed);
-                continue;
+            turn.refused[hole] = None;
+        }
+    }
+
+    /// Whether `hole` is legal for the player to move, sowing it if that is not known yet.
+    fn examine(&mut self, hole: usize) -> bool {
+        let turn = &mut *self.turn;
+        let bit = 1u64 << hole;
+        if turn.examined & bit != 0 {
+            return turn.legal & bit != 0;
+        }
+        if turn.candidates & bit == 0 {
+            let own = self.rules.geometry.owner(hole) == self.position.to_move;
+            turn.refused[hole] = Some(match () {
+                _ if !own => Refusal::NotOwnHole,
+                _ if self.position.closed & bit != 0 => Refusal::Closed,
+                _ => Refusal::Empty,
+            });
+            return false;
+        }
+        turn.examined |= bit;
+        let rules = self.rules;
+        let side = self.position.to_move;
+        let slot = hole % rules.holes_per_row();
+        let mut after = self.position;
+        match sow(rules, &mut after, hole, &mut ()) {
+            Ok(sown) if turn.must_feed && !feeds(rules, &after, &sown, side) => {
+                turn.refused[hole] = Some(Refusal::DoesNotFeed);
             }
-            if position.seeds[hole] == 0 {
-                turn.refused[hole] = Some(Refusal::Empty);
-                continue;
+            Ok(sown) => {
+                turn.legal |= bit;
+                turn.results[slot] = (after, sown);
             }
-            let mut after = position;
-            match sow(rules, &mut after, hole, &mut ()) {
-                Ok(sown) if must_feed && !feeds(rules, &after, &sown, side) => {
-                    turn.refused[hole] = Some(Refusal::DoesNotFeed);
+            Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
+                // Legal; choosing it ends the game, from the position before the move.
+                turn.legal |= bit;
+                turn.results[slot] = (self.position, Sown { endless: true, ..Sown::default() });
+            }
+            Err(reason) => {
+                match reason {
+                    Refusal::Endless => self.stats.endless_refused += 1,
+                    Refusal::DropCap => self.stats.drop_cap_hits += 1,
+                    _ => {}
                 }
-                Ok(sown) => {
-                    turn.legal |= 1 << hole;
-                    turn.results[hole % rules.holes_per_row()] = (after, sown);
-                }
-                Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
-                    // Legal; choosing it ends the game. Keep the position before the move.
-                    turn.legal |= 1 << hole;
-                    let marker = Sown { endless: true, ..Sown::default() };
-                    turn.results[hole % rules.holes_per_row()] = (position, marker);
-                }
-                Err(reason) => {
-                    if reason == Refusal::Endless {
-                        self.stats.endless_refused += 1;
-                    } else if reason == Refusal::DropCap {
-                        self.stats.drop_cap_hits += 1;
-                    }
-                    turn.refused[hole] = Some(reason);
-                }
+                turn.refused[hole] = Some(reason);
             }
         }
+        turn.legal & bit != 0
+    }
+
+    /// Whether the player to move has a legal move (sowing candidates until one is found).
+    fn any_legal(&mut self) -> bool {
+        if self.turn.legal != 0 {
+            return true;
+        }
+        let mut unknown = self.turn.candidates & !self.turn.examined;
+        while unknown != 0 {
+            if self.examine(unknown.trailing_zeros() as usize) {
+                return true;
+            }
+            unknown &= unknown - 1;
+        }
+        false
     }
 
     fn commit(&mut self, hole: usize, position: Position, sown: Sown) -> MoveReport {
@@ -387,9 +448,8 @@ impl<'r> Game<'r> {
     fn start_turn(&mut self, mut side: Side) {
         let rules = self.rules;
         for tried in 0..2 {
-            self.position.to_move = side;
-            self.examine(side);
-            if self.turn.legal != 0 {
+            self.open_turn(side);
+            if self.any_legal() {
                 break;
             }
             let playable = self.turn.refused.iter().any(|r| *r == Some(Refusal::DoesNotFeed));
@@ -485,6 +545,8 @@ impl<'r> Game<'r> {
                 std::cmp::Ordering::Equal => None,
             }
         };
+        self.turn.candidates = 0;
+        self.turn.examined = 0;
         self.turn.legal = 0;
         self.outcome = Some(Outcome { reason, winner });
     }
@@ -496,4 +558,12 @@ fn feeds(rules: &Rules, after: &Position, sown: &Sown, side: Side) -> bool {
         Some(crate::rules::FeedJudged::FirstLap) => sown.fed_first_lap,
         _ => after.row_seeds(rules, side.other()) > 0,
     }
+}
+
+/// The position of the `n`-th set bit of `mask`.
+fn nth_bit(mut mask: u64, n: u32) -> usize {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as usize
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::sowing::{Direction, Sowing};
 
 /// The largest board the engine supports, per row.
-pub const MAX_HOLES_PER_ROW: usize = 24;
+pub const MAX_HOLES_PER_ROW: usize = 16;
 /// Holes on the largest board plus the two stores.
 pub const MAX_POSITIONS: usize = 2 * MAX_HOLES_PER_ROW + 2;
 

@@ -1,1 +1,8 @@
+//! The integration tests, one binary (ripgrep's layout): each module covers one area.
 
+mod cli;
+mod diagnostics;
+mod golden;
+mod invariants;
+mod util;
+mod variants;

@@ -40,7 +40,7 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
         let hole = match planned {
             Some(hole) => hole,
             None => {
-                let legal: Vec<usize> = game.legal_moves().collect();
+                let legal = game.legal_moves();
                 legal[rng.gen_range(0..legal.len())]
             }
         };

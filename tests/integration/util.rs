@@ -1,0 +1,28 @@
+//! Shared helpers: paths, compiled variants, the binary.
+
+use std::path::{Path, PathBuf};
+
+use sowlab::rules::Rules;
+
+/// The repository root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path inside the repository.
+pub fn path(relative: &str) -> PathBuf {
+    root().join(relative)
+}
+
+/// A shipped variant, compiled; `name` without `.sow`.
+pub fn variant(name: &str) -> Rules {
+    let file = path(&format!("variants/{name}.sow"));
+    sowlab::lang::compile_path(&file, &[]).unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render(false)))
+}
+
+/// The `sowlab` binary, ready to be given arguments, run from the repository root.
+pub fn sowlab() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("sowlab").expect("the binary is built");
+    cmd.current_dir(root());
+    cmd
+}
