@@ -39,5 +39,7 @@ pub mod engine;
 pub mod lang;
 pub mod rules;
 pub mod source;
+pub mod agents;
 pub mod cli;
 pub mod report;
+pub mod sim;

@@ -13,7 +13,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 `check` found errors in a rule file; 2 usage, input or output error.";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 `check` found errors in a rule file; 2 usage, input or output error; 130 interrupted (resume with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -24,6 +24,10 @@ pub enum Command {
     Trace(TraceArgs),
     /// Print a variant's compiled rules in words, with the readings they rest on.
     Explain(ExplainArgs),
+    /// Self-play many games per variant between two agents; write CSV results.
+    Simulate(SimulateArgs),
+    /// Join the output directories of `simulate --shard` runs into one run.
+    Merge(MergeArgs),
 }
 
 /// `sowlab check FILE...`
@@ -67,4 +71,50 @@ pub struct ExplainArgs {
     /// Board overrides.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+}
+
+/// `sowlab simulate VARIANT... --games N --agents A,B --seed S --out DIR`
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Variant files (`.sow`).
+    #[arg(required = true)]
+    pub variants: Vec<PathBuf>,
+    /// Games per variant and per seat order (each agent plays South in half the games).
+    #[arg(long)]
+    pub games: u64,
+    /// The two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:D, mcts:N).
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub agents: Vec<String>,
+    /// Master seed: every game's seed derives from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output directory for games.csv, summary.csv, moves.csv and run.json.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also write moves.csv (one row per move).
+    #[arg(long)]
+    pub moves: bool,
+    /// Worker threads (default: all cores); the output is the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only the K-th of M disjoint slices of the experiment, e.g. `--shard 2/8`.
+    #[arg(long, value_name = "K/M")]
+    pub shard: Option<String>,
+    /// Finish an interrupted run in `--out`.
+    #[arg(long)]
+    pub resume: bool,
+    /// Board overrides applied to every variant, e.g. `--set holes=9`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// `sowlab merge --out DIR SHARD_DIR...`
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard directories, in any order.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Where to write the merged run.
+    #[arg(long)]
+    pub out: PathBuf,
 }

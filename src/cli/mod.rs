@@ -3,6 +3,7 @@
 
 mod args;
 mod cmd;
+mod progress;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -50,6 +51,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Command::Check(a) => cmd::check::run(a),
         Command::Trace(a) => cmd::trace::run(a),
         Command::Explain(a) => cmd::explain::run(a),
+        Command::Simulate(a) => cmd::simulate::run(a),
+        Command::Merge(a) => cmd::simulate::merge(a),
     };
     match result {
         Ok(code) => code,

@@ -110,7 +110,7 @@ impl Position {
     }
 
     /// A cheap 64-bit fingerprint of the position, for the repetition table.
-    pub(crate) fn fingerprint(&self) -> u64 {
+    pub fn fingerprint(&self) -> u64 {
         let used = &self.seeds[..self.holes as usize + 2];
         let h = used.iter().fold(0x9e37_79b9_7f4a_7c15u64 ^ self.to_move as u64, |h, &n| {
             (h.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x5851_f42d_4c95_7f2d)

@@ -1,1 +1,76 @@
-//! (being written)
+//! The binary from outside: every subcommand, success and failure, exit codes.
+
+use predicates::prelude::*;
+
+use super::util::sowlab;
+
+#[test]
+fn check_accepts_every_shipped_variant() {
+    let files: Vec<String> = std::fs::read_dir(super::util::path("variants"))
+        .unwrap()
+        .map(|e| format!("variants/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    sowlab().arg("check").args(&files).assert().success().stdout(predicate::str::contains("ok  variants/hoyito-i.sow"));
+}
+
+#[test]
+fn check_fails_with_exit_code_1_on_a_missing_file() {
+    sowlab().args(["check", "variants/no-such.sow"]).assert().code(1).stderr(predicate::str::contains("no-such.sow"));
+}
+
+#[test]
+fn trace_json_prints_one_state_per_move_in_the_documented_shape() {
+    let out = sowlab().args(["trace", "variants/hoyito-i.sow", "--moves", "0,6", "--json"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        r#"{"turn":1,"player":"south","move":0,"board":[2,7,1,6,1,6,6,6,0,1,6,6],"store":[0,0],"to_move":"north","over":false,"winner":null,"end_reason":null}"#
+    );
+}
+
+#[test]
+fn trace_refuses_an_illegal_move_with_one_line_and_exit_code_2() {
+    sowlab()
+        .args(["trace", "variants/hoyito-i.sow", "--moves", "7", "--json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("move 1: hole 7 cannot be played: it is not the mover's hole"))
+        .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+}
+
+#[test]
+fn trace_random_is_reproducible_for_a_seed_and_honours_set() {
+    let run = |seed: &str| {
+        let out = sowlab()
+            .args(["trace", "variants/hoyito-i.sow", "--random", "50", "--seed", seed, "--json", "--set", "holes=9"])
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let first = run("4");
+    assert_eq!(first, run("4"));
+    assert_ne!(first, run("5"));
+    let state: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(state["board"].as_array().unwrap().len(), 18);
+}
+
+#[test]
+fn a_bad_setting_is_a_one_line_error_not_a_panic() {
+    sowlab()
+        .args(["trace", "variants/hoyito-i.sow", "--random", "5", "--set", "holes=99"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holes per row must be between 1 and 16, not 99"));
+}
+
+#[test]
+fn explain_lists_the_readings_a_variant_rests_on() {
+    sowlab()
+        .args(["explain", "variants/hoyito-iii.sow"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("R4"))
+        .stdout(predicate::str::contains("the move ends and the mover plays again"));
+}

@@ -1,0 +1,132 @@
+//! Players of known strength: the `Agent` trait and the specs that name them on the command
+//! line (`random`, `greedy`, `alphabeta:4`, `mcts:500`). All randomness comes from the RNG the
+//! caller passes, so a game is a pure function of (rules, agents, seed).
+
+mod alphabeta;
+mod greedy;
+mod mcts;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{Game, MoveReport};
+use crate::rules::Side;
+
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
+pub use mcts::Mcts;
+
+/// A player: given a game that is not over, plays one move in it.
+pub trait Agent: Send {
+    /// Plays a move for the player to move; returns what it did.
+    fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport;
+}
+
+/// An agent as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AgentSpec {
+    /// Uniform over legal moves.
+    Random,
+    /// The move with the best immediate gain, ties at random.
+    Greedy,
+    /// Depth-limited alpha-beta search.
+    AlphaBeta(u8),
+    /// UCT with this many iterations per move.
+    Mcts(u32),
+}
+
+impl AgentSpec {
+    /// A fresh agent of this kind.
+    pub fn build(self) -> Box<dyn Agent> {
+        match self {
+            AgentSpec::Random => Box::new(RandomAgent),
+            AgentSpec::Greedy => Box::new(Greedy),
+            AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(depth)),
+            AgentSpec::Mcts(iterations) => Box::new(Mcts::new(iterations)),
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
+            AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
+        }
+    }
+}
+
+/// Why an agent spec does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown agent `{spec}`: expected random, greedy, alphabeta:DEPTH (1-12) or mcts:ITERATIONS (1-1000000)")]
+pub struct ParseAgentError {
+    /// What was given.
+    pub spec: String,
+}
+
+impl FromStr for AgentSpec {
+    type Err = ParseAgentError;
+
+    fn from_str(s: &str) -> Result<AgentSpec, ParseAgentError> {
+        let bad = || ParseAgentError { spec: s.to_string() };
+        let (kind, arg) = s.split_once(':').map_or((s, None), |(k, a)| (k, Some(a)));
+        match (kind, arg) {
+            ("random", None) => Ok(AgentSpec::Random),
+            ("greedy", None) => Ok(AgentSpec::Greedy),
+            ("alphabeta", Some(d)) => match d.parse() {
+                Ok(d @ 1..=12) => Ok(AgentSpec::AlphaBeta(d)),
+                _ => Err(bad()),
+            },
+            ("mcts", Some(n)) => match n.parse() {
+                Ok(n @ 1..=1_000_000) => Ok(AgentSpec::Mcts(n)),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// Uniform over legal moves.
+pub struct RandomAgent;
+
+impl Agent for RandomAgent {
+    fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
+        game.play_random(rng).expect("agents are only asked to move in games that are not over")
+    }
+}
+
+/// Plays `hole`, which the agent chose among the legal moves.
+fn play_chosen(game: &mut Game<'_>, hole: usize) -> MoveReport {
+    game.play(hole).expect("agents choose among legal moves")
+}
+
+/// Captured seeds of `side` minus those of the other side.
+fn score(game: &Game<'_>, side: Side) -> i32 {
+    let stores = game.position().stores();
+    i32::from(stores[side.index()]) - i32::from(stores[side.other().index()])
+}
+
+/// One of `items` uniformly.
+fn pick<T: Copy>(items: &[T], rng: &mut impl Rng) -> T {
+    items[rng.gen_range(0..items.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip_and_bad_ones_are_refused() {
+        for spec in ["random", "greedy", "alphabeta:4", "mcts:500"] {
+            assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
+        }
+        for bad in ["", "alphabeta", "alphabeta:0", "alphabeta:x", "mcts:0", "minimax:3", "random:2"] {
+            assert!(bad.parse::<AgentSpec>().is_err(), "{bad} parsed");
+        }
+    }
+}

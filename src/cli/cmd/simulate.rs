@@ -1,0 +1,143 @@
+//! `sowlab simulate` and `sowlab merge`.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::super::args::{MergeArgs, SimulateArgs};
+use super::super::{load_rules, progress, Failure};
+use crate::agents::AgentSpec;
+use crate::sim::output::{self, Finish, RunInfo, VariantInfo};
+use crate::sim::runner::Experiment;
+
+/// Validated simulation settings: compiled variants, parsed agents.
+pub struct Plan {
+    /// The experiment.
+    pub experiment: Experiment,
+    /// Its description for run.json.
+    pub info: RunInfo,
+}
+
+/// Builds the experiment from raw arguments (shared with `compare`).
+///
+/// # Errors
+/// Bad agents, zero games, unreadable or invalid variants.
+pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed: u64, moves: bool, set: &[String]) -> Result<Plan, Failure> {
+    if games == 0 {
+        return Err(Failure::input("--games must be at least 1"));
+    }
+    let specs: Vec<AgentSpec> = agents
+        .iter()
+        .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| Failure::input(e.to_string())))
+        .collect::<Result<_, _>>()?;
+    let agents: [AgentSpec; 2] = match specs.as_slice() {
+        [a, b] => [*a, *b],
+        [a] => [*a, *a],
+        _ => return Err(Failure::input("--agents takes two specs, e.g. `random,alphabeta:4`")),
+    };
+    let mut compiled = Vec::new();
+    let mut infos = Vec::new();
+    for file in variants {
+        let rules = load_rules(file, set)?;
+        let label = rules.provenance.name.clone();
+        if compiled.iter().any(|(l, _)| *l == label) {
+            return Err(Failure::input(format!("two variants are named \"{label}\"; give each a distinct `game` name")));
+        }
+        infos.push(VariantInfo {
+            file: file.display().to_string(),
+            name: label.clone(),
+            rules_hash: rules.hash(),
+            settings: set.to_vec(),
+            readings: rules.reading_numbers().iter().map(|n| format!("R{n}")).collect(),
+        });
+        compiled.push((label, rules));
+    }
+    let set_args: String = set.iter().map(|s| format!(" --set {s}")).collect();
+    let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
+    let command = format!(
+        "sowlab simulate {} --games {games} --agents {},{} --seed {seed}{}{set_args}",
+        files.join(" "),
+        agents[0],
+        agents[1],
+        if moves { " --moves" } else { "" }
+    );
+    let info = RunInfo {
+        tool: "sowlab".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command,
+        variants: infos,
+        agents: agents.iter().map(ToString::to_string).collect(),
+        games,
+        seed,
+        moves,
+        shard: None,
+    };
+    Ok(Plan { experiment: Experiment { variants: compiled, agents, games, seed, record_moves: moves }, info })
+}
+
+/// Runs a plan into `out` on `threads` threads, with a progress bar and Ctrl-C handling.
+///
+/// # Errors
+/// Output errors; an interrupted run is reported as a failure with exit code 130.
+pub fn execute(plan: &Plan, shard: Option<(u64, u64)>, out: &Path, resume: bool, threads: Option<usize>) -> Result<(), Failure> {
+    let mut info = plan.info.clone();
+    let units = match shard {
+        Some((k, m)) => {
+            info.shard = Some(format!("{k}/{m}"));
+            plan.experiment.shard(k, m)
+        }
+        None => 0..plan.experiment.units(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // A second handler cannot be installed (e.g. in tests running several commands): then
+    // Ctrl-C simply kills the process, which a resume also survives.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::input(format!("cannot start worker threads: {e}")))?;
+    let bar = progress::bar(units.end - units.start, "simulate");
+    let finish = pool.install(|| {
+        output::run(&plan.experiment, &info, units, out, resume, &stop, |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
+    });
+    bar.finish_and_clear();
+    match finish.map_err(|e| Failure::input(e.to_string()))? {
+        Finish::Complete => Ok(()),
+        Finish::Interrupted { done } => Err(Failure {
+            message: format!("interrupted after {done} games; `--resume` with the same arguments finishes the run"),
+            code: 130,
+        }),
+    }
+}
+
+/// `sowlab simulate`.
+pub fn run(args: &SimulateArgs) -> Result<ExitCode, Failure> {
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if args.threads == Some(0) {
+        return Err(Failure::input("--threads must be at least 1"));
+    }
+    let plan = plan(&args.variants, args.games, &args.agents, args.seed, args.moves, &args.set)?;
+    execute(&plan, shard, &args.out, args.resume, args.threads)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
+    let bad = || Failure::input(format!("--shard {s}: expected K/M with 1 <= K <= M, e.g. 2/8"));
+    let (k, m) = s.split_once('/').ok_or_else(bad)?;
+    let (k, m): (u64, u64) = (k.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
+    if k == 0 || k > m {
+        return Err(bad());
+    }
+    Ok((k, m))
+}
+
+/// `sowlab merge`.
+pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
+    output::merge(&args.shards, &args.out).map_err(|e| Failure::input(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
+}

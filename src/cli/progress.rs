@@ -1,0 +1,19 @@
+//! Progress on stderr: an indicatif bar with rate and ETA when stderr is a terminal, nothing
+//! otherwise.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar for `total` games, hidden when stderr is not a terminal.
+pub fn bar(total: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    let template = format!("{what} {{bar:40}} {{pos}}/{{len}} games  {{per_sec}}  ETA {{eta}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,87 @@
+//! Running an experiment: every (variant, seat order, game) unit, in parallel batches whose
+//! results come back in unit order, so the output does not depend on the number of threads.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use super::record::{GameRecord, MoveRecord};
+use super::{play_game, seed, Players};
+use crate::agents::AgentSpec;
+use crate::rules::Rules;
+
+/// What to simulate.
+pub struct Experiment {
+    /// The variants, each with the label used in the CSV files.
+    pub variants: Vec<(String, Rules)>,
+    /// The two agents; each plays both seats.
+    pub agents: [AgentSpec; 2],
+    /// Games per variant and per seat order.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Whether to record every move.
+    pub record_moves: bool,
+}
+
+/// One game's results.
+pub struct Played {
+    /// The game.
+    pub game: GameRecord,
+    /// Its moves, if recorded.
+    pub moves: Vec<MoveRecord>,
+}
+
+/// Games per batch: large enough to keep every core busy, small enough to stream.
+const BATCH: u64 = 1024;
+
+impl Experiment {
+    /// Units (games) in the whole experiment.
+    pub fn units(&self) -> u64 {
+        self.variants.len() as u64 * 2 * self.games
+    }
+
+    /// The units of shard `k` (1-based) of `m`: contiguous, disjoint, covering all units.
+    pub fn shard(&self, k: u64, m: u64) -> Range<u64> {
+        let total = self.units();
+        (k - 1) * total / m..k * total / m
+    }
+
+    /// Plays one unit.
+    pub fn play(&self, unit: u64) -> Played {
+        let per_variant = 2 * self.games;
+        let (variant, rest) = ((unit / per_variant) as usize, unit % per_variant);
+        let seats = (rest / self.games) as u8;
+        let i = rest % self.games;
+        let (label, rules) = &self.variants[variant];
+        let game_seed = seed::game_seed(self.seed, seats, i);
+        let (south, north) = if seats == 0 { (self.agents[0], self.agents[1]) } else { (self.agents[1], self.agents[0]) };
+        let (mut s, mut n) = (south.build(), north.build());
+        let players = Players { agents: [s.as_mut(), n.as_mut()], names: [south.to_string(), north.to_string()] };
+        let mut moves = Vec::new();
+        let record = play_game(rules, label, players, rest, game_seed, self.record_moves.then_some(&mut moves));
+        Played { game: record, moves }
+    }
+
+    /// Plays `units` in batches on the current rayon pool, handing each batch, in unit order,
+    /// to `sink`, and stopping between batches once `stop` is set. Returns the units done.
+    ///
+    /// # Errors
+    /// The first error `sink` returns.
+    pub fn run<E>(
+        &self,
+        units: Range<u64>,
+        stop: &AtomicBool,
+        mut sink: impl FnMut(u64, Vec<Played>) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        let mut next = units.start;
+        while next < units.end && !stop.load(Ordering::Relaxed) {
+            let end = (next + BATCH).min(units.end);
+            let batch: Vec<Played> = (next..end).into_par_iter().map(|u| self.play(u)).collect();
+            next = end;
+            sink(next, batch)?;
+        }
+        Ok(next)
+    }
+}
