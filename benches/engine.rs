@@ -1,6 +1,11 @@
-//! Engine speed: random moves per second for every shipped variant (criterion).
+//! Engine speed: random moves per second for every shipped variant, and the same for the
+//! hand-written reference implementations of Hoyito I and Oware (benches/reference), so the
+//! interpreter's overhead can be read off as a ratio.
 //!
 //! `cargo bench --bench engine` — the figures in the README come from here.
+
+#[path = "reference/mod.rs"]
+mod reference;
 
 use std::path::Path;
 
@@ -42,5 +47,31 @@ fn random_play(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, random_play);
+/// The hand-written implementations, playing random games move by move until `MOVES`.
+fn hand_written(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random moves");
+    group.throughput(Throughput::Elements(MOVES));
+    let mut state = 7u64;
+    group.bench_function("reference hoyito-i", |b| {
+        b.iter(|| {
+            let mut played = 0;
+            while played < MOVES {
+                played += u64::from(reference::hoyito_i::Game::new(6).random_playout(&mut state));
+            }
+            played
+        })
+    });
+    group.bench_function("reference oware", |b| {
+        b.iter(|| {
+            let mut played = 0;
+            while played < MOVES {
+                played += u64::from(reference::oware::Game::new(6).random_playout(&mut state));
+            }
+            played
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, random_play, hand_written);
 criterion_main!(benches);

@@ -149,9 +149,8 @@ pub struct Game<'r> {
     last_capturer: Option<Side>,
     last_mover: Option<Side>,
     outcome: Option<Outcome>,
-    /// Positions since the captured totals last changed (no earlier one can recur), each with
-    /// its fingerprint.
-    history: Vec<(u64, Position)>,
+    /// Positions since the captured totals last changed (no earlier one can recur).
+    history: History,
     round: u16,
     previous_winner: Option<Side>,
     turn: Box<Turn>,
@@ -173,7 +172,7 @@ impl<'r> Game<'r> {
             last_capturer: None,
             last_mover: None,
             outcome: None,
-            history: Vec::new(),
+            history: History::default(),
             round: 1,
             previous_winner: None,
             turn: Box::new(Turn {
@@ -467,14 +466,7 @@ impl<'r> Game<'r> {
             }
         }
         let ending = &rules.program.ending;
-        let stores = self.position.stores();
-        if self.history.last().is_some_and(|(_, p)| p.stores() != stores) {
-            self.history.clear();
-        }
-        let fingerprint = self.position.fingerprint();
-        let seen = self.history.iter().filter(|(f, p)| *f == fingerprint && *p == self.position).count();
-        self.history.push((fingerprint, self.position));
-        if seen + 1 >= usize::from(ending.repetition) {
+        if self.history.record(self.position) >= usize::from(ending.repetition) {
             return self.finish(EndReason::Repetition, ending.repetition_award, 0);
         }
         if self.stats.moves >= ending.move_cap {
@@ -566,4 +558,62 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
         mask &= mask - 1;
     }
     mask.trailing_zeros() as usize
+}
+
+/// The positions of a game since its captured totals last changed, for the repetition rule
+/// (R10): captured totals never go down, so no earlier position can occur again.
+#[derive(Clone, Default)]
+struct History {
+    positions: Vec<Position>,
+    /// How many recorded positions have each fingerprint: only a fingerprint seen before
+    /// needs the exact comparison, so long capture-free stretches stay cheap.
+    fingerprints: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
+}
+
+impl History {
+    /// Records `position` and returns how many times it has now occurred.
+    fn record(&mut self, position: Position) -> usize {
+        if self.positions.last().is_some_and(|p| p.stores() != position.stores()) {
+            self.positions.clear();
+            self.fingerprints.clear();
+        }
+        self.positions.push(position);
+        // Short stretches are scanned; long ones index their fingerprints first.
+        if self.positions.len() <= INDEX_FROM {
+            return self.positions.iter().filter(|&&p| p == position).count();
+        }
+        if self.fingerprints.is_empty() {
+            for p in &self.positions[..self.positions.len() - 1] {
+                *self.fingerprints.entry(p.fingerprint()).or_insert(0) += 1;
+            }
+        }
+        let seen = self.fingerprints.entry(position.fingerprint()).or_insert(0);
+        *seen += 1;
+        if *seen == 1 {
+            1
+        } else {
+            self.positions.iter().filter(|&&p| p == position).count()
+        }
+    }
+}
+
+/// History length from which fingerprints are indexed.
+const INDEX_FROM: usize = 48;
+
+/// A hasher for keys that are already well-mixed 64-bit fingerprints.
+#[derive(Default)]
+struct Premixed(u64);
+
+impl std::hash::Hasher for Premixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }

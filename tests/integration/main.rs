@@ -4,5 +4,6 @@ mod cli;
 mod diagnostics;
 mod golden;
 mod invariants;
+mod reference;
 mod util;
 mod variants;
