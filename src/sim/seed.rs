@@ -33,7 +33,8 @@ mod tests {
         assert_ne!(a, game_seed(2, 0, 0));
         assert_ne!(a, game_seed(1, 1, 0));
         assert_ne!(a, game_seed(1, 0, 1));
-        // Pinned: a change here changes every published experiment.
-        assert_eq!(game_seed(1, 0, 0), 0x9b0c_7d2e_8a57_3f55 ^ 0x9b0c_7d2e_8a57_3f55 ^ a);
+        // Pinned (worked out independently with SplitMix64's published constants): a change
+        // here changes every published experiment.
+        assert_eq!(a, 0xb18a_02f4_6d8d_86c3);
     }
 }

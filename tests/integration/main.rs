@@ -5,5 +5,6 @@ mod diagnostics;
 mod golden;
 mod invariants;
 mod reference;
+mod simulate;
 mod util;
 mod variants;

@@ -1,0 +1,44 @@
+//! Shared by the targets: the shipped variants, and checks on a game.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use sowlab::engine::Game;
+use sowlab::rules::Rules;
+
+/// `variants/` of the repository this crate sits in.
+pub fn variants_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../variants"))
+}
+
+/// Every shipped variant, compiled once, sorted by file name.
+pub fn variants() -> &'static [Rules] {
+    static VARIANTS: OnceLock<Vec<Rules>> = OnceLock::new();
+    VARIANTS.get_or_init(|| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(variants_dir())
+            .expect("variants/ exists")
+            .map(|e| e.expect("a readable entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sow"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|f| {
+                sowlab::lang::compile_path(f, &[])
+                    .unwrap_or_else(|e| panic!("{} does not compile:\n{}", f.display(), e.render(false)))
+            })
+            .collect()
+    })
+}
+
+/// Seeds on the board and in the stores.
+pub fn seeds(game: &Game<'_>) -> u32 {
+    let p = game.position();
+    p.board().iter().chain(p.stores().iter()).map(|&n| u32::from(n)).sum()
+}
+
+/// Text the targets give the compiler must not name a device: `extends "/dev/zero"` would read
+/// forever, `extends "/dev/stdin"` would wait for input.
+pub fn harmless(text: &str) -> bool {
+    !["/dev", "/proc", "/sys", "\\\\"].iter().any(|d| text.contains(d))
+}

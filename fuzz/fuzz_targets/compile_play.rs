@@ -1,0 +1,40 @@
+//! Arbitrary UTF-8 → `compile_text`; when it compiles, a short game of the rules must play and
+//! conserve seeds: rules the compiler accepts are rules the engine can run.
+
+#![no_main]
+
+use std::num::NonZeroUsize;
+
+use libfuzzer_sys::fuzz_target;
+use sowlab::engine::Game;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|text: &str| {
+    if !common::harmless(text) {
+        return;
+    }
+    pest::set_call_limit(NonZeroUsize::new(5_000_000));
+    let Ok(rules) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) else { return };
+    // Keep each run short: many seeds or a huge drop cap make a single move slow.
+    if rules.total_seeds() > 400 || rules.program.sowing.drop_cap > 100_000 {
+        return;
+    }
+    let total = rules.total_seeds();
+    let mut game = Game::new(&rules);
+    let mut pick = text.len();
+    for _ in 0..40 {
+        let legal = game.legal_moves();
+        if game.is_over() {
+            assert!(legal.is_empty(), "moves after the end");
+            break;
+        }
+        assert!(!legal.is_empty(), "not over, but no legal move");
+        pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let hole = legal[(pick >> 33) % legal.len()];
+        game.play(hole).expect("a legal hole plays");
+        // Seeds awarded to nobody (or a split's odd seed) stay on the board: still conserved.
+        assert_eq!(common::seeds(&game), total, "seeds not conserved after hole {hole}");
+    }
+});
