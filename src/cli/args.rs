@@ -79,11 +79,12 @@ pub struct SimulateArgs {
     /// Variant files (`.sow`).
     #[arg(required = true)]
     pub variants: Vec<PathBuf>,
-    /// Games per variant and per seat order (each agent plays South in half the games).
+    /// Games per variant, agent pairing and seat order (each agent plays South in half).
     #[arg(long)]
     pub games: u64,
-    /// The two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:D, mcts:N).
-    #[arg(long, value_delimiter = ',', num_args = 1)]
+    /// Two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:D, mcts:N); repeat
+    /// the flag for more pairings.
+    #[arg(long, required = true)]
     pub agents: Vec<String>,
     /// Master seed: every game's seed derives from it.
     #[arg(long, default_value_t = 1)]

@@ -26,9 +26,9 @@ pub struct RunInfo {
     pub command: String,
     /// The variants: file, name, rules hash, readings.
     pub variants: Vec<VariantInfo>,
-    /// The two agent specs.
+    /// The agent pairings, each as `A,B`.
     pub agents: Vec<String>,
-    /// Games per variant and seat order.
+    /// Games per variant, pairing and seat order.
     pub games: u64,
     /// Master seed; each game's seed is in `games.csv` (derivation: `sim::seed`).
     pub seed: u64,

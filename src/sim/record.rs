@@ -10,7 +10,7 @@ pub struct GameRecord {
     pub variant: String,
     /// Content hash of the compiled rules.
     pub rules_hash: String,
-    /// Index of the game within its variant: `seat_order * games + i`.
+    /// Index of the game within its variant: `(pairing * 2 + seat_order) * games + i`.
     pub game: u64,
     /// The game's seed, 16 hex digits (see `sim::seed`).
     pub seed: String,

@@ -15,9 +15,9 @@ use crate::rules::Rules;
 pub struct Experiment {
     /// The variants, each with the label used in the CSV files.
     pub variants: Vec<(String, Rules)>,
-    /// The two agents; each plays both seats.
-    pub agents: [AgentSpec; 2],
-    /// Games per variant and per seat order.
+    /// Pairs of agents; in each pair, each agent plays both seats.
+    pub pairings: Vec<[AgentSpec; 2]>,
+    /// Games per variant, pairing and seat order.
     pub games: u64,
     /// Master seed.
     pub seed: u64,
@@ -39,7 +39,11 @@ const BATCH: u64 = 1024;
 impl Experiment {
     /// Units (games) in the whole experiment.
     pub fn units(&self) -> u64 {
-        self.variants.len() as u64 * 2 * self.games
+        self.variants.len() as u64 * self.per_variant()
+    }
+
+    fn per_variant(&self) -> u64 {
+        self.pairings.len() as u64 * 2 * self.games
     }
 
     /// The units of shard `k` (1-based) of `m`: contiguous, disjoint, covering all units.
@@ -48,15 +52,15 @@ impl Experiment {
         (k - 1) * total / m..k * total / m
     }
 
-    /// Plays one unit.
+    /// Plays one unit: variant-major, then pairing, then seat order, then game.
     pub fn play(&self, unit: u64) -> Played {
-        let per_variant = 2 * self.games;
-        let (variant, rest) = ((unit / per_variant) as usize, unit % per_variant);
-        let seats = (rest / self.games) as u8;
+        let (variant, rest) = ((unit / self.per_variant()) as usize, unit % self.per_variant());
+        let pairing = self.pairings[(rest / (2 * self.games)) as usize];
+        let seats = (rest / self.games % 2) as u8;
         let i = rest % self.games;
         let (label, rules) = &self.variants[variant];
         let game_seed = seed::game_seed(self.seed, seats, i);
-        let (south, north) = if seats == 0 { (self.agents[0], self.agents[1]) } else { (self.agents[1], self.agents[0]) };
+        let (south, north) = if seats == 0 { (pairing[0], pairing[1]) } else { (pairing[1], pairing[0]) };
         let (mut s, mut n) = (south.build(), north.build());
         let players = Players { agents: [s.as_mut(), n.as_mut()], names: [south.to_string(), north.to_string()] };
         let mut moves = Vec::new();

@@ -17,7 +17,8 @@ const FILES: [&str; 4] = ["games.csv", "moves.csv", "summary.csv", "run.json"];
 
 fn simulate(out: &Path, extra: &[&str]) {
     sowlab()
-        .args(["simulate", "variants/hoyito-i.sow", "variants/oware.sow", "--games", "700", "--agents", "random,greedy"])
+        .args(["simulate", "variants/hoyito-i.sow", "variants/oware.sow", "--games", "350"])
+        .args(["--agents", "random,greedy", "--agents", "random,random"])
         .args(["--seed", "9", "--moves", "--out"])
         .arg(out)
         .args(extra)
@@ -40,7 +41,7 @@ fn output_is_byte_identical_whatever_the_number_of_threads() {
     simulate(&two, &["--threads", "2"]);
     same_files(&one, &two);
     let games = std::fs::read_to_string(one.join("games.csv")).unwrap();
-    assert_eq!(games.lines().count(), 1 + 2 * 2 * 700);
+    assert_eq!(games.lines().count(), 1 + 2 * 2 * 2 * 350);
 }
 
 #[test]
@@ -67,14 +68,14 @@ fn experiment() -> (Experiment, RunInfo) {
         version: "test".into(),
         command: "test".into(),
         variants: Vec::new(),
-        agents: vec!["random".into(), "random".into()],
+        agents: vec!["random,random".into()],
         games: 1500,
         seed: 3,
         moves: true,
         shard: None,
     };
     let experiment =
-        Experiment { variants, agents: [AgentSpec::Random, AgentSpec::Random], games: 1500, seed: 3, record_moves: true };
+        Experiment { variants, pairings: vec![[AgentSpec::Random, AgentSpec::Random]], games: 1500, seed: 3, record_moves: true };
     (experiment, info)
 }
 

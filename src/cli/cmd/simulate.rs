@@ -27,15 +27,18 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
     if games == 0 {
         return Err(Failure::input("--games must be at least 1"));
     }
-    let specs: Vec<AgentSpec> = agents
-        .iter()
-        .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| Failure::input(e.to_string())))
-        .collect::<Result<_, _>>()?;
-    let agents: [AgentSpec; 2] = match specs.as_slice() {
-        [a, b] => [*a, *b],
-        [a] => [*a, *a],
-        _ => return Err(Failure::input("--agents takes two specs, e.g. `random,alphabeta:4`")),
-    };
+    let mut pairings = Vec::new();
+    for pair in agents {
+        let specs: Vec<AgentSpec> = pair
+            .split(',')
+            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| Failure::input(e.to_string())))
+            .collect::<Result<_, _>>()?;
+        match specs.as_slice() {
+            [a, b] => pairings.push([*a, *b]),
+            _ => return Err(Failure::input(format!("--agents {pair}: give two agents, e.g. `random,alphabeta:4`"))),
+        }
+    }
+    let pairing_names: Vec<String> = pairings.iter().map(|[a, b]| format!("{a},{b}")).collect();
     let mut compiled = Vec::new();
     let mut infos = Vec::new();
     for file in variants {
@@ -55,11 +58,10 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
     }
     let set_args: String = set.iter().map(|s| format!(" --set {s}")).collect();
     let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
+    let agent_args: String = pairing_names.iter().map(|p| format!(" --agents {p}")).collect();
     let command = format!(
-        "sowlab simulate {} --games {games} --agents {},{} --seed {seed}{}{set_args}",
+        "sowlab simulate {} --games {games}{agent_args} --seed {seed}{}{set_args}",
         files.join(" "),
-        agents[0],
-        agents[1],
         if moves { " --moves" } else { "" }
     );
     let info = RunInfo {
@@ -67,13 +69,13 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
         version: env!("CARGO_PKG_VERSION").into(),
         command,
         variants: infos,
-        agents: agents.iter().map(ToString::to_string).collect(),
+        agents: pairing_names,
         games,
         seed,
         moves,
         shard: None,
     };
-    Ok(Plan { experiment: Experiment { variants: compiled, agents, games, seed, record_moves: moves }, info })
+    Ok(Plan { experiment: Experiment { variants: compiled, pairings, games, seed, record_moves: moves }, info })
 }
 
 /// Runs a plan into `out` on `threads` threads, with a progress bar and Ctrl-C handling.
