@@ -28,6 +28,10 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Join the output directories of `simulate --shard` runs into one run.
     Merge(MergeArgs),
+    /// Simulate variants and write a comparison report: CSVs, charts, index.md, index.html.
+    Compare(CompareArgs),
+    /// Simulate one variant over a grid of board parameters and chart the measures.
+    Sweep(SweepArgs),
 }
 
 /// `sowlab check FILE...`
@@ -118,4 +122,55 @@ pub struct MergeArgs {
     /// Where to write the merged run.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// `sowlab compare VARIANT... --games N --agents A,B --out reports/NAME`
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Variant files (`.sow`).
+    #[arg(required = true)]
+    pub variants: Vec<PathBuf>,
+    /// Games per variant, agent pairing and seat order.
+    #[arg(long)]
+    pub games: u64,
+    /// Two agents, e.g. `random,random`; repeat the flag for more pairings.
+    #[arg(long, required = true)]
+    pub agents: Vec<String>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The report directory (replaced if it holds an earlier report).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Board overrides applied to every variant.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// `sowlab sweep VARIANT --set holes=6..12 [--set seeds=3..6] --games N --agents A,B --out DIR`
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// The variant file.
+    pub variant: PathBuf,
+    /// Parameters to sweep: `holes=6..12` (inclusive), `seeds=3,4,6`, or a fixed `starter=north`.
+    #[arg(long = "set", value_name = "KEY=RANGE", required = true)]
+    pub set: Vec<String>,
+    /// Games per grid point, agent pairing and seat order.
+    #[arg(long)]
+    pub games: u64,
+    /// Two agents, e.g. `random,random`; repeat the flag for more pairings.
+    #[arg(long, required = true)]
+    pub agents: Vec<String>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The report directory (replaced if it holds an earlier report).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }

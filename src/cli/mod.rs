@@ -53,6 +53,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Command::Explain(a) => cmd::explain::run(a),
         Command::Simulate(a) => cmd::simulate::run(a),
         Command::Merge(a) => cmd::simulate::merge(a),
+        Command::Compare(a) => cmd::compare::compare(a),
+        Command::Sweep(a) => cmd::compare::sweep(a),
     };
     match result {
         Ok(code) => code,

@@ -1,3 +1,9 @@
-//! Presenting results: move-by-move traces of a game (text and JSON lines).
+//! Presenting results: traces of one game, and comparison reports (tables, charts, pages)
+//! built from the files of simulation runs.
 
+pub mod analysis;
+pub mod chart;
+pub mod compare;
+pub mod document;
+pub mod sweep;
 pub mod trace;

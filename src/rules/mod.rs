@@ -155,3 +155,28 @@ impl Rules {
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
+
+/// The editorial readings of `readings.md`, by number, each with the gap it fills.
+pub const READINGS: [(u8, &str); 16] = [
+    (1, "only a drop that makes a hole's count exactly 4 forms a casa"),
+    (2, "the last four are checked after every capture, counting seeds in hand"),
+    (3, "a player with no seeds on their side passes"),
+    (4, "a capture with extra turn ends the sowing; the mover starts a new turn"),
+    (5, "outside a match, the capturer of the last four takes the last four"),
+    (6, "origin skipping applies to every lap; 12+ and always are the same on 2×6"),
+    (7, "no capture when the hole opposite is empty"),
+    (8, "an unfeedable opponent: the player to move takes the seeds left"),
+    (9, "feeding is judged on the position after the whole move"),
+    (10, "move cap 2000 and third repetition end a game; seeds to the side owners"),
+    (11, "a move whose sowing never ends is illegal"),
+    (12, "match refill by fours from the first hole; unfilled holes closed"),
+    (13, "round winner starts; a total under 4 loses the match"),
+    (14, "Hoyito III matches refill as Hoyito I (inferred)"),
+    (15, "Hoyito II reconstructed: landing four and the backward run of fours, extra turn"),
+    (16, "Ba-awa: a casa formed in passing goes to the hole's owner"),
+];
+
+/// The gap a reading fills, for reports.
+pub fn reading_gloss(number: u8) -> &'static str {
+    READINGS.iter().find(|(n, _)| *n == number).map_or("", |(_, text)| text)
+}

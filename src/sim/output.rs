@@ -50,7 +50,7 @@ pub struct VariantInfo {
     pub rules_hash: String,
     /// `--set` overrides applied.
     pub settings: Vec<String>,
-    /// The readings its rules rest on.
+    /// The readings its rules rest on, each as `R7 capture "opposite".if`.
     pub readings: Vec<String>,
 }
 

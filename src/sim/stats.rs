@@ -18,7 +18,10 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64, f64) {
     let denominator = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denominator;
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
-    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+    // At the boundaries the interval ends exactly at 0 or 1 (no rounding residue).
+    let low = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if k as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    (p, low, high)
 }
 
 /// The standard normal upper-tail probability, `P(Z > z)`, to about 1e-7 (Abramowitz and

@@ -52,7 +52,7 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
             name: label.clone(),
             rules_hash: rules.hash(),
             settings: set.to_vec(),
-            readings: rules.reading_numbers().iter().map(|n| format!("R{n}")).collect(),
+            readings: rules.readings.iter().map(|r| format!("R{} {}", r.number, r.rule)).collect(),
         });
         compiled.push((label, rules));
     }

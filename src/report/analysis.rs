@@ -1,0 +1,184 @@
+//! A finished run's records (run.json, games.csv, moves.csv) gathered by variant and agent
+//! pairing: the numbers reports show. Reports are built from these files, never from live
+//! simulation state, so a report can be rebuilt from the CSVs alone.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::sim::output::{OutputError, RunInfo};
+use crate::sim::record::{GameRecord, MoveRecord};
+use crate::sim::stats::{wilson, Z95};
+
+/// Everything measured for one variant under one agent pairing (both seatings pooled).
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// Variant name.
+    pub variant: String,
+    /// Content hash of its rules.
+    pub rules_hash: String,
+    /// The pairing, `A,B`.
+    pub pairing: String,
+    /// Games.
+    pub games: u64,
+    /// Wins by South, by North, draws.
+    pub outcomes: [u64; 3],
+    /// Wins by the player who moved first.
+    pub first_mover_wins: u64,
+    /// Game lengths in moves, sorted.
+    pub lengths: Vec<u32>,
+    /// Games by end rule (`last-seeds`, `cap`, ...).
+    pub end_rules: BTreeMap<String, u64>,
+    /// Games stopped by cap or repetition.
+    pub unfinished: u64,
+    /// Games ended with no legal move for either player.
+    pub no_moves: u64,
+    /// Capture events, summed, and their sum of squares (for an interval on the mean).
+    pub captures: (f64, f64),
+    /// Per move number (from 1): sum of South−North score difference, its sum of squares, and
+    /// games still running.
+    pub timeline: Vec<(f64, f64, u64)>,
+    /// Moves by number of legal moves available.
+    pub branching: Vec<u64>,
+    /// Moves by laps sown.
+    pub laps: Vec<u64>,
+}
+
+impl Group {
+    /// `(rate, low, high)` of a count among the games.
+    pub fn rate(&self, k: u64) -> (f64, f64, f64) {
+        wilson(k, self.games, Z95)
+    }
+
+    /// Mean game length and its 95% interval.
+    pub fn mean_length(&self) -> (f64, f64, f64) {
+        let n = self.lengths.len() as f64;
+        let sum: f64 = self.lengths.iter().map(|&l| f64::from(l)).sum();
+        let squares: f64 = self.lengths.iter().map(|&l| f64::from(l).powi(2)).sum();
+        mean_interval(sum, squares, n)
+    }
+
+    /// Mean capture events per game and its 95% interval.
+    pub fn mean_captures(&self) -> (f64, f64, f64) {
+        mean_interval(self.captures.0, self.captures.1, self.games as f64)
+    }
+
+    /// The `q`-quantile of game length (nearest rank).
+    pub fn length_quantile(&self, q: f64) -> f64 {
+        if self.lengths.is_empty() {
+            return 0.0;
+        }
+        let rank = ((q * self.lengths.len() as f64).ceil() as usize).clamp(1, self.lengths.len());
+        f64::from(self.lengths[rank - 1])
+    }
+}
+
+/// Mean and normal-approximation 95% interval from a sum, a sum of squares and a count.
+pub fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64, f64) {
+    if n == 0.0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = sum / n;
+    let variance = if n > 1.0 { ((squares - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+    let half = Z95 * (variance / n).sqrt();
+    (mean, mean - half, mean + half)
+}
+
+/// A run, gathered.
+pub struct Analysis {
+    /// Its run.json.
+    pub info: RunInfo,
+    /// One group per variant and pairing, variant-major in run order.
+    pub groups: Vec<Group>,
+}
+
+impl Analysis {
+    /// Reads a finished run directory.
+    ///
+    /// # Errors
+    /// Missing or malformed files.
+    pub fn read(dir: &Path) -> Result<Analysis, OutputError> {
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| OutputError::Io { path, source }
+        };
+        let csv_err = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| OutputError::Csv { path, source }
+        };
+        let run_path = dir.join("run.json");
+        let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
+        let info: RunInfo = serde_json::from_str(&text).map_err(|e| OutputError::Merge(format!("{}: {e}", run_path.display())))?;
+        let mut groups: Vec<Group> = Vec::new();
+        for v in &info.variants {
+            for p in &info.agents {
+                groups.push(Group { variant: v.name.clone(), rules_hash: v.rules_hash.clone(), pairing: p.clone(), ..Group::default() });
+            }
+        }
+        let per_pairing = 2 * info.games;
+        let find = |groups: &[Group], variant: &str, game: u64| {
+            let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
+            groups.iter().position(|g| g.variant == variant && g.pairing == *pairing)
+        };
+        let games_path = dir.join("games.csv");
+        let mut reader = csv::Reader::from_path(&games_path).map_err(csv_err(&games_path))?;
+        for row in reader.deserialize::<GameRecord>() {
+            let r = row.map_err(csv_err(&games_path))?;
+            let Some(i) = find(&groups, &r.variant, r.game) else { continue };
+            let g = &mut groups[i];
+            g.games += 1;
+            g.outcomes[match r.winner.as_str() {
+                "south" => 0,
+                "north" => 1,
+                _ => 2,
+            }] += 1;
+            g.first_mover_wins += u64::from(r.winner == r.starter);
+            g.lengths.push(r.turns);
+            *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
+            g.unfinished += u64::from(r.end_reason == "cap" || r.end_reason == "repetition");
+            g.no_moves += u64::from(r.end_reason == "no-moves");
+            g.captures.0 += f64::from(r.captures);
+            g.captures.1 += f64::from(r.captures).powi(2);
+        }
+        for g in &mut groups {
+            g.lengths.sort_unstable();
+        }
+        let moves_path = dir.join("moves.csv");
+        if moves_path.exists() {
+            let mut reader = csv::Reader::from_path(&moves_path).map_err(csv_err(&moves_path))?;
+            for row in reader.deserialize::<MoveRecord>() {
+                let m = row.map_err(csv_err(&moves_path))?;
+                let Some(i) = find(&groups, &m.variant, m.game) else { continue };
+                let g = &mut groups[i];
+                let t = m.turn as usize;
+                if g.timeline.len() < t {
+                    g.timeline.resize(t, (0.0, 0.0, 0));
+                }
+                let d = f64::from(m.score_difference);
+                let slot = &mut g.timeline[t - 1];
+                slot.0 += d;
+                slot.1 += d * d;
+                slot.2 += 1;
+                bump(&mut g.branching, m.branching as usize);
+                bump(&mut g.laps, m.laps as usize);
+            }
+        }
+        Ok(Analysis { info, groups })
+    }
+
+    /// The pairings, in run order.
+    pub fn pairings(&self) -> &[String] {
+        &self.info.agents
+    }
+
+    /// The groups of one pairing, in variant order.
+    pub fn of_pairing<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a Group> + 'a {
+        self.groups.iter().filter(move |g| g.pairing == pairing)
+    }
+}
+
+fn bump(histogram: &mut Vec<u64>, value: usize) {
+    if histogram.len() <= value {
+        histogram.resize(value + 1, 0);
+    }
+    histogram[value] += 1;
+}

@@ -1,0 +1,418 @@
+//! The comparison report: `comparison.csv` (measures with intervals per variant, and
+//! pairwise tests of the first-mover win rate), charts, `index.md` and `index.html`, all
+//! built from a finished simulation run's files.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::analysis::{mean_interval, Analysis, Group};
+use super::chart::{self, Bars, Chart, Line, Plot};
+use super::document::{self, Block};
+use crate::rules::reading_gloss;
+use crate::sim::stats::two_proportion;
+
+/// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
+/// or a test between two variants (`kind` = `pair`), for one agent pairing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonRecord {
+    /// The agent pairing, `A,B`.
+    pub pairing: String,
+    /// `variant` or `pair`.
+    pub kind: String,
+    /// The variant (the first of the two for a pair).
+    pub variant: String,
+    /// The second variant of a pair; empty otherwise.
+    pub other: String,
+    /// What is measured.
+    pub measure: String,
+    /// Its value (for a pair: first minus second).
+    pub value: f64,
+    /// 95% interval, low end (empty where none applies).
+    pub low: Option<f64>,
+    /// 95% interval, high end.
+    pub high: Option<f64>,
+    /// Games behind the value (for a pair: both variants').
+    pub games: u64,
+    /// Two-proportion z statistic (pairs).
+    pub z: Option<f64>,
+    /// Two-sided p-value (pairs).
+    pub p_value: Option<f64>,
+    /// p-value after Holm's correction over all pairs of the pairing.
+    pub p_holm: Option<f64>,
+    /// Whether the Holm-corrected p-value is below 0.05.
+    pub significant: Option<bool>,
+}
+
+/// A pairwise test of first-mover win rates.
+struct PairTest {
+    a: usize,
+    b: usize,
+    z: f64,
+    p: f64,
+    holm: f64,
+}
+
+/// Intervals wider than this (half-width) get a warning in the report.
+const WIDE: f64 = 0.05;
+
+/// Writes the report files into `dir`, which holds a finished run. `command` is the command
+/// line that made it.
+///
+/// # Errors
+/// Unreadable run files, unwritable report files, drawing errors; as text.
+pub fn write(dir: &Path, command: &str) -> Result<(), String> {
+    let analysis = Analysis::read(dir).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    let mut blocks = header(&analysis, command);
+    for pairing in analysis.pairings() {
+        let groups: Vec<&Group> = analysis.of_pairing(pairing).collect();
+        let tests = pair_tests(&groups);
+        rows.extend(comparison_rows(pairing, &groups, &tests));
+        blocks.extend(pairing_section(&analysis, pairing, &groups, &tests, dir)?);
+    }
+    blocks.extend(readings_section(&analysis));
+    let mut out = csv::Writer::from_writer(Vec::new());
+    for row in &rows {
+        out.serialize(row).map_err(|e| e.to_string())?;
+    }
+    write_file(&dir.join("comparison.csv"), &out.into_inner().map_err(|e| e.to_string())?)?;
+    write_timeline(dir, &analysis)?;
+    write_file(&dir.join("index.md"), document::markdown(&blocks).as_bytes())?;
+    write_file(&dir.join("index.html"), document::html("sowlab comparison", &blocks, dir).as_bytes())
+}
+
+/// Writes a file whole under a temporary name, then renames it into place.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
+pub fn slug(pairing: &str) -> String {
+    pairing.replace(':', "").replace(',', "-vs-")
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
+    format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
+}
+
+fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
+    let info = &analysis.info;
+    let mut blocks = vec![
+        Block::Heading(1, format!("Comparison of {} variants", info.variants.len())),
+        Block::Paragraph(format!(
+            "Self-play of {} with {} games per variant, pairing and seat order (each agent plays South in half of them), master seed {}. Made by sowlab {}.",
+            info.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
+            info.games,
+            info.seed,
+            info.version
+        )),
+        Block::Heading(2, "How this was made".into()),
+        Block::Code(command.to_string()),
+        Block::List(vec![
+            format!("Agent pairings: {}", info.agents.join("; ")),
+            format!("Simulation command recorded in run.json: {}", info.command),
+            "Every game's seed is in games.csv; a game is a pure function of (rules, agents, seed).".into(),
+        ]),
+        Block::Table(
+            vec!["variant".into(), "file".into(), "rules hash".into()],
+            info.variants.iter().map(|v| vec![v.name.clone(), v.file.clone(), v.rules_hash.clone()]).collect(),
+        ),
+    ];
+    let widest = analysis
+        .groups
+        .iter()
+        .map(|g| {
+            let (_, lo, hi) = g.rate(g.first_mover_wins);
+            (hi - lo) / 2.0
+        })
+        .fold(0.0, f64::max);
+    if widest > WIDE {
+        blocks.push(Block::Paragraph(format!(
+            "Caution: with {} games per variant and pairing, the 95% intervals are up to ±{:.1} percentage points wide, so only differences larger than that can be told apart. Run with more --games for firmer results.",
+            2 * info.games,
+            100.0 * widest
+        )));
+    }
+    blocks
+}
+
+/// Every pair of variants: first-mover win rates compared with a two-proportion test, then
+/// Holm's step-down correction for the number of pairs.
+fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
+    let mut tests = Vec::new();
+    for a in 0..groups.len() {
+        for b in a + 1..groups.len() {
+            let (ga, gb) = (groups[a], groups[b]);
+            let (z, p) = two_proportion(ga.first_mover_wins, ga.games, gb.first_mover_wins, gb.games);
+            tests.push(PairTest { a, b, z, p, holm: p });
+        }
+    }
+    let mut order: Vec<usize> = (0..tests.len()).collect();
+    order.sort_by(|&i, &j| tests[i].p.total_cmp(&tests[j].p));
+    let m = tests.len();
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * tests[i].p).min(1.0));
+        tests[i].holm = running;
+    }
+    tests
+}
+
+fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<ComparisonRecord> {
+    let row = |g: &Group, measure: &str, (value, low, high): (f64, f64, f64)| ComparisonRecord {
+        pairing: pairing.to_string(),
+        kind: "variant".into(),
+        variant: g.variant.clone(),
+        other: String::new(),
+        measure: measure.into(),
+        value,
+        low: Some(low),
+        high: Some(high),
+        games: g.games,
+        z: None,
+        p_value: None,
+        p_holm: None,
+        significant: None,
+    };
+    let mut rows = Vec::new();
+    for g in groups {
+        rows.push(row(g, "first_mover_rate", g.rate(g.first_mover_wins)));
+        rows.push(row(g, "south_rate", g.rate(g.outcomes[0])));
+        rows.push(row(g, "north_rate", g.rate(g.outcomes[1])));
+        rows.push(row(g, "draw_rate", g.rate(g.outcomes[2])));
+        rows.push(row(g, "mean_turns", g.mean_length()));
+        rows.push(ComparisonRecord { low: None, high: None, ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0)) });
+        rows.push(row(g, "unfinished_rate", g.rate(g.unfinished)));
+        rows.push(row(g, "no_moves_rate", g.rate(g.no_moves)));
+        rows.push(row(g, "mean_captures", g.mean_captures()));
+    }
+    for t in tests {
+        let (a, b) = (groups[t.a], groups[t.b]);
+        let difference = a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
+        rows.push(ComparisonRecord {
+            pairing: pairing.to_string(),
+            kind: "pair".into(),
+            variant: a.variant.clone(),
+            other: b.variant.clone(),
+            measure: "first_mover_rate_difference".into(),
+            value: difference,
+            low: None,
+            high: None,
+            games: a.games + b.games,
+            z: Some(t.z),
+            p_value: Some(t.p),
+            p_holm: Some(t.holm),
+            significant: Some(t.holm < 0.05),
+        });
+    }
+    rows
+}
+
+fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests: &[PairTest], dir: &Path) -> Result<Vec<Block>, String> {
+    let games = 2 * analysis.info.games;
+    let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
+    let slug = slug(pairing);
+    let what = format!("{pairing}, {games} games per variant");
+    let mut blocks = vec![Block::Heading(2, format!("Agents {pairing}"))];
+    blocks.push(Block::Table(
+        ["variant", "games", "first mover wins", "South wins", "North wins", "draws", "mean length", "median", "unfinished (cap, repetition)", "mean captures"]
+            .map(String::from)
+            .to_vec(),
+        groups
+            .iter()
+            .map(|g| {
+                let (m, lo, hi) = g.mean_length();
+                vec![
+                    g.variant.clone(),
+                    g.games.to_string(),
+                    with_interval(g.rate(g.first_mover_wins)),
+                    with_interval(g.rate(g.outcomes[0])),
+                    with_interval(g.rate(g.outcomes[1])),
+                    with_interval(g.rate(g.outcomes[2])),
+                    format!("{m:.1} [{lo:.1}–{hi:.1}]"),
+                    format!("{}", g.length_quantile(0.5)),
+                    with_interval(g.rate(g.unfinished)),
+                    format!("{:.2}", g.mean_captures().0),
+                ]
+            })
+            .collect(),
+    ));
+    if !tests.is_empty() {
+        blocks.push(Block::Paragraph(
+            "First-mover win rates compared pairwise (two-proportion z-test; Holm-corrected over all pairs; significant at 5%):".into(),
+        ));
+        blocks.push(Block::Table(
+            ["variant", "vs", "difference", "z", "p", "p (Holm)", "significant?"].map(String::from).to_vec(),
+            tests
+                .iter()
+                .map(|t| {
+                    let (a, b) = (groups[t.a], groups[t.b]);
+                    let d = a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
+                    let verdict = if t.holm < 0.05 { "yes: the first-mover advantage differs" } else { "no: not distinguishable" };
+                    vec![a.variant.clone(), b.variant.clone(), format!("{:+.1} points", 100.0 * d), format!("{:.2}", t.z), format!("{:.4}", t.p), format!("{:.4}", t.holm), verdict.into()]
+                })
+                .collect(),
+        ));
+    }
+    let mut charts = vec![
+        (
+            format!("rates-{slug}"),
+            Chart {
+                title: format!("Win rates with 95% intervals ({what})"),
+                y_label: "share of games".into(),
+                plot: Plot::Bars {
+                    categories: names.clone(),
+                    series: vec![
+                        Bars { name: "first mover".into(), values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect() },
+                        Bars { name: "South".into(), values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect() },
+                        Bars { name: "North".into(), values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect() },
+                        Bars { name: "draw".into(), values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect() },
+                    ],
+                },
+            },
+            "Win rates of the first mover, South, North and draws; bars are 95% Wilson intervals".to_string(),
+        ),
+        (
+            format!("lengths-{slug}"),
+            Chart {
+                title: format!("Game length in moves ({what})"),
+                y_label: "moves (box: quartiles; whiskers: 5th–95th percentile)".into(),
+                plot: Plot::Boxes {
+                    categories: names.clone(),
+                    boxes: groups.iter().map(|g| [0.05, 0.25, 0.5, 0.75, 0.95].map(|q| g.length_quantile(q))).collect(),
+                },
+            },
+            "Distribution of game length".to_string(),
+        ),
+    ];
+    let rules: Vec<String> = {
+        let mut all: Vec<String> = groups.iter().flat_map(|g| g.end_rules.keys().cloned()).collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    charts.push((
+        format!("end-reasons-{slug}"),
+        Chart {
+            title: format!("How games end ({what})"),
+            y_label: "share of games".into(),
+            plot: Plot::Stacked {
+                categories: names.clone(),
+                layers: rules
+                    .iter()
+                    .map(|r| (r.clone(), groups.iter().map(|g| *g.end_rules.get(r).unwrap_or(&0) as f64 / g.games.max(1) as f64).collect()))
+                    .collect(),
+            },
+        },
+        "End rules: stalled (no-moves) and stopped (cap, repetition) games stand out".to_string(),
+    ));
+    if groups.iter().any(|g| !g.timeline.is_empty()) {
+        charts.push((
+            format!("timeline-{slug}"),
+            Chart {
+                title: format!("Mean score difference South − North by move ({what})"),
+                y_label: "captured seeds, South minus North".into(),
+                plot: Plot::Lines { x_label: "move".into(), lines: groups.iter().map(|g| timeline_line(g)).collect() },
+            },
+            "Mean score difference over the moves of a game, with 95% bands, while at least a tenth of the games (and 20) are still running".to_string(),
+        ));
+        charts.push((
+            format!("branching-{slug}"),
+            Chart {
+                title: format!("Legal moves available per move ({what})"),
+                y_label: "share of moves".into(),
+                plot: Plot::Lines { x_label: "legal moves (branching factor)".into(), lines: groups.iter().map(|g| distribution(g, &g.branching, 0, 24)).collect() },
+            },
+            "Branching factor distribution".to_string(),
+        ));
+        charts.push((
+            format!("laps-{slug}"),
+            Chart {
+                title: format!("Laps sown per move ({what})"),
+                y_label: "share of moves".into(),
+                plot: Plot::Lines { x_label: "laps in one move".into(), lines: groups.iter().map(|g| distribution(g, &g.laps, 1, 30)).collect() },
+            },
+            "Laps per move (relay sowing); moves of more than 30 laps are not shown".to_string(),
+        ));
+    }
+    for (stem, c, caption) in charts {
+        chart::save(&c, dir, &stem)?;
+        blocks.push(Block::Chart(stem, caption));
+    }
+    Ok(blocks)
+}
+
+fn timeline_line(g: &Group) -> Line {
+    let enough = ((g.games as f64) * 0.1).max(20.0);
+    let mut points = Vec::new();
+    let mut band = Vec::new();
+    for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
+        if (n as f64) < enough {
+            break;
+        }
+        let (mean, lo, hi) = mean_interval(sum, squares, n as f64);
+        let x = (i + 1) as f64;
+        points.push((x, mean));
+        band.push((x, lo, hi));
+    }
+    Line { name: g.variant.clone(), points, band }
+}
+
+fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
+    let total: u64 = histogram.iter().sum::<u64>().max(1);
+    let points = (from..=to.min(histogram.len().saturating_sub(1)))
+        .map(|v| (v as f64, histogram[v] as f64 / total as f64))
+        .collect();
+    Line { name: g.variant.clone(), points, band: Vec::new() }
+}
+
+fn readings_section(analysis: &Analysis) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Heading(2, "Readings the rules rest on".into()),
+        Block::Paragraph("Where the sources leave a gap, a variant file takes a reading (readings.md); results for these variants depend on them.".into()),
+    ];
+    for v in &analysis.info.variants {
+        let items: Vec<String> = v
+            .readings
+            .iter()
+            .map(|r| {
+                let number: u8 = r.trim_start_matches('R').split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+                format!("{r} — {}", reading_gloss(number))
+            })
+            .collect();
+        blocks.push(Block::Heading(3, v.name.clone()));
+        blocks.push(if items.is_empty() { Block::Paragraph("No editorial readings.".into()) } else { Block::List(items) });
+    }
+    blocks
+}
+
+/// `timeline.csv`: the mean score difference by move, so the timeline chart can be redrawn
+/// without `moves.csv`.
+fn write_timeline(dir: &Path, analysis: &Analysis) -> Result<(), String> {
+    #[derive(Serialize)]
+    struct Row<'a> {
+        pairing: &'a str,
+        variant: &'a str,
+        turn: usize,
+        games: u64,
+        mean_difference: f64,
+        low: f64,
+        high: f64,
+    }
+    let mut out = csv::Writer::from_writer(Vec::new());
+    for g in &analysis.groups {
+        for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
+            let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
+            let row = Row { pairing: &g.pairing, variant: &g.variant, turn: i + 1, games: n, mean_difference, low, high };
+            out.serialize(row).map_err(|e| e.to_string())?;
+        }
+    }
+    write_file(&dir.join("timeline.csv"), &out.into_inner().map_err(|e| e.to_string())?)
+}
