@@ -161,11 +161,15 @@ fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileEr
         pest::error::InputLocation::Span((p, _)) => p,
     };
     let mut expected: Vec<String> = Vec::new();
-    if let Some(attempts) = error.parse_attempts() {
+    let attempts = error.parse_attempts();
+    // The furthest point pest reached is where the listed tokens were expected.
+    let position = attempts.as_ref().map_or(position, |a| a.max_position.max(position));
+    if let Some(attempts) = attempts {
         // Literal keywords print as themselves; character ranges and built-ins are left to
         // the rule names below.
         for token in attempts.expected_tokens().iter().map(ToString::to_string) {
-            if !token.contains("..") && token != "BUILTIN_RULE" {
+            let filler = token.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() || token == "#";
+            if !token.contains("..") && token != "BUILTIN_RULE" && !filler {
                 expected.push(format!("`{token}`"));
             }
         }
@@ -185,8 +189,10 @@ fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileEr
     } else {
         (format!("`{word}`"), Span { start: position, end: position + word.len() })
     };
-    let keywords: Vec<&str> = expected.iter().map(|e| e.trim_matches('`')).collect();
-    let suggestion = if word.is_empty() { None } else { diagnostic::suggest(&word, keywords.iter().copied()) };
+    let keywords: Vec<&str> =
+        expected.iter().map(|e| e.trim_matches('`')).filter(|k| k.starts_with(|c: char| c.is_alphabetic())).collect();
+    let is_word = word.starts_with(|c: char| c.is_alphabetic());
+    let suggestion = if is_word { diagnostic::suggest(&word, keywords.iter().copied()) } else { None };
     let expected = match expected.len() {
         0 => "something else".to_string(),
         1 => expected[0].clone(),
