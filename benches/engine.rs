@@ -18,7 +18,9 @@ use sowlab::rules::Rules;
 const MOVES: u64 = 20_000;
 
 fn rules(name: &str) -> Rules {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("variants")
+        .join(name);
     sowlab::lang::compile_path(&path, &[]).expect("shipped variants compile")
 }
 
@@ -39,10 +41,23 @@ fn random_moves(rules: &Rules, rng: &mut ChaCha8Rng) -> u64 {
 fn random_play(c: &mut Criterion) {
     let mut group = c.benchmark_group("random moves");
     group.throughput(Throughput::Elements(MOVES));
-    for name in ["hoyito-i.sow", "hoyito-i-9.sow", "hoyito-i-12.sow", "hoyito-ii.sow", "hoyito-iii.sow", "ba-awa.sow", "ayoayo.sow", "oware.sow", "kalah.sow", "en-dodoi.sow"] {
+    for name in [
+        "hoyito-i.sow",
+        "hoyito-i-9.sow",
+        "hoyito-i-12.sow",
+        "hoyito-ii.sow",
+        "hoyito-iii.sow",
+        "ba-awa.sow",
+        "ayoayo.sow",
+        "oware.sow",
+        "kalah.sow",
+        "en-dodoi.sow",
+    ] {
         let rules = rules(name);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        group.bench_function(name.trim_end_matches(".sow"), |b| b.iter(|| random_moves(&rules, &mut rng)));
+        group.bench_function(name.trim_end_matches(".sow"), |b| {
+            b.iter(|| random_moves(&rules, &mut rng))
+        });
     }
     group.finish();
 }

@@ -35,11 +35,11 @@
 
 #![warn(missing_docs)]
 
-pub mod engine;
-pub mod lang;
-pub mod rules;
-pub mod source;
 pub mod agents;
 pub mod cli;
+pub mod engine;
+pub mod lang;
 pub mod report;
+pub mod rules;
 pub mod sim;
+pub mod source;

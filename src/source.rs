@@ -14,7 +14,10 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file from a name and its text.
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceFile {
-        SourceFile { name: name.into(), text: text.into() }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -38,6 +41,9 @@ pub struct Span {
 impl Span {
     /// The span of a pest token.
     pub fn of(span: pest::Span<'_>) -> Span {
-        Span { start: span.start(), end: span.end() }
+        Span {
+            start: span.start(),
+            end: span.end(),
+        }
     }
 }

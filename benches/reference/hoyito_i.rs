@@ -112,7 +112,11 @@ fn sow(
                 if in_play <= 4 {
                     // R2: the capturer takes what is left (board + hand).
                     st[mover] += in_play;
-                    return Some(After { board: [0; MAX_HOLES], store: st, r2_end: true });
+                    return Some(After {
+                        board: [0; MAX_HOLES],
+                        store: st,
+                        r2_end: true,
+                    });
                 }
                 // Board + hand shrank: no earlier state can recur.
                 laps = 0;
@@ -120,13 +124,21 @@ fn sow(
                 power = 1;
                 steps = 0;
                 if hand == 0 {
-                    return Some(After { board: b, store: st, r2_end: false });
+                    return Some(After {
+                        board: b,
+                        store: st,
+                        r2_end: false,
+                    });
                 }
             } else {
                 b[pos] = c;
                 if hand == 0 {
                     if c == 1 {
-                        return Some(After { board: b, store: st, r2_end: false });
+                        return Some(After {
+                            board: b,
+                            store: st,
+                            r2_end: false,
+                        });
                     }
                     // Relay: lift the landing hole and start a new lap.
                     hand = c as u32;
@@ -160,7 +172,10 @@ impl Game {
     }
 
     pub fn with_move_cap(holes_per_row: usize, cap: u32) -> Game {
-        assert!((1..=12).contains(&holes_per_row), "holes per row must be 1..=12");
+        assert!(
+            (1..=12).contains(&holes_per_row),
+            "holes per row must be 1..=12"
+        );
         let board = vec![4u8; 2 * holes_per_row];
         Game::from_position_with_cap(&board, [0, 0], Side::South, cap)
     }
@@ -174,7 +189,10 @@ impl Game {
 
     pub fn from_position_with_cap(board: &[u8], store: [u32; 2], to_move: Side, cap: u32) -> Game {
         let n2 = board.len();
-        assert!(n2 >= 2 && n2 & 1 == 0 && n2 <= MAX_HOLES, "board must have 2N <= 24 holes");
+        assert!(
+            n2 >= 2 && n2 & 1 == 0 && n2 <= MAX_HOLES,
+            "board must have 2N <= 24 holes"
+        );
         let on_board: u32 = board.iter().map(|&c| c as u32).sum();
         assert!(on_board < 128, "at most 127 seeds on the board");
         let mut b = [0u8; MAX_HOLES];
@@ -247,7 +265,14 @@ impl Game {
 
     #[inline]
     fn simulate(&self, side: Side, hole: usize) -> Option<After> {
-        sow(&self.board, self.store, self.n2, self.total, side.index(), hole)
+        sow(
+            &self.board,
+            self.store,
+            self.n2,
+            self.total,
+            side.index(),
+            hole,
+        )
     }
 
     /// True if sowing `hole` (by its owner) would never end (R11).
@@ -256,7 +281,11 @@ impl Game {
         if self.board[hole] == 0 {
             return false;
         }
-        let owner = if hole < self.n { Side::South } else { Side::North };
+        let owner = if hole < self.n {
+            Side::South
+        } else {
+            Side::North
+        };
         self.simulate(owner, hole).is_none()
     }
 

@@ -120,14 +120,21 @@ const LINEAR_MAX: usize = 24;
 #[inline(always)]
 fn key_hash(k: &[u64; 3]) -> u64 {
     let mut h = k[0].wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    h = (h ^ k[1]).rotate_left(23).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h = (h ^ k[2]).rotate_left(29).wrapping_mul(0x1656_67B1_9E37_79F9);
+    h = (h ^ k[1])
+        .rotate_left(23)
+        .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h = (h ^ k[2])
+        .rotate_left(29)
+        .wrapping_mul(0x1656_67B1_9E37_79F9);
     h ^ (h >> 32)
 }
 
 impl RepHistory {
     pub fn new(cap: u32) -> RepHistory {
-        RepHistory { entries: Vec::with_capacity(cap.min(1 << 16) as usize + 2), slots: Vec::new() }
+        RepHistory {
+            entries: Vec::with_capacity(cap.min(1 << 16) as usize + 2),
+            slots: Vec::new(),
+        }
     }
 
     pub fn clear(&mut self) {
@@ -158,7 +165,11 @@ impl RepHistory {
                 e.count += 1;
                 return e.count;
             }
-            self.entries.push(RepEntry { key, count: 1, slot: 0 });
+            self.entries.push(RepEntry {
+                key,
+                count: 1,
+                slot: 0,
+            });
             if self.entries.len() > LINEAR_MAX {
                 // Build the index: size a power of two >= 2 x the most entries possible.
                 let want = (2 * self.entries.capacity().max(64)).next_power_of_two();
@@ -199,7 +210,11 @@ impl RepHistory {
         }
         let idx = self.entries.len();
         self.slots[s] = idx as u32 + 1;
-        self.entries.push(RepEntry { key, count: 1, slot: s as u32 });
+        self.entries.push(RepEntry {
+            key,
+            count: 1,
+            slot: s as u32,
+        });
         1
     }
 }
@@ -217,7 +232,10 @@ pub fn self_check() {
             let total = (2 * n * 4) as u32;
             while !g.is_over() {
                 let moves = g.legal_moves();
-                assert!(!moves.is_empty(), "hoyito: running game without legal moves");
+                assert!(
+                    !moves.is_empty(),
+                    "hoyito: running game without legal moves"
+                );
                 let m = moves[below(&mut rng, moves.len())];
                 g.play(m).expect("legal move refused");
                 let on_board: u32 = g.board().iter().map(|&c| c as u32).sum();
@@ -225,7 +243,10 @@ pub fn self_check() {
                 assert_eq!(on_board + s[0] + s[1], total, "hoyito: seeds not conserved");
                 assert!(g.moves_played() <= MOVE_CAP);
             }
-            assert!(g.board().iter().all(|&c| c == 0), "hoyito: final board not empty");
+            assert!(
+                g.board().iter().all(|&c| c == 0),
+                "hoyito: final board not empty"
+            );
             assert!(g.winner().is_some() && g.end_reason().is_some());
             let mut h = hoyito_i::Game::new(n);
             let k = h.random_playout(&mut rng);
@@ -247,7 +268,10 @@ pub fn self_check() {
             assert_eq!(on_board + s[0] + s[1], 48, "oware: seeds not conserved");
             assert!(g.moves_played() <= MOVE_CAP);
         }
-        assert!(g.board().iter().all(|&c| c == 0), "oware: final board not empty");
+        assert!(
+            g.board().iter().all(|&c| c == 0),
+            "oware: final board not empty"
+        );
         assert!(g.winner().is_some() && g.end_reason().is_some());
         let mut h = oware::Game::new(6);
         let k = h.random_playout(&mut rng);

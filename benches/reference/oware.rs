@@ -53,7 +53,10 @@ impl Game {
     }
 
     pub fn with_move_cap(holes_per_row: usize, cap: u32) -> Game {
-        assert!((1..=12).contains(&holes_per_row), "holes per row must be 1..=12");
+        assert!(
+            (1..=12).contains(&holes_per_row),
+            "holes per row must be 1..=12"
+        );
         let board = vec![4u8; 2 * holes_per_row];
         Game::from_position_with_cap(&board, [0, 0], Side::South, cap)
     }
@@ -68,7 +71,10 @@ impl Game {
 
     pub fn from_position_with_cap(board: &[u8], store: [u32; 2], to_move: Side, cap: u32) -> Game {
         let n2 = board.len();
-        assert!(n2 >= 2 && n2 & 1 == 0 && n2 <= MAX_HOLES, "board must have 2N <= 24 holes");
+        assert!(
+            n2 >= 2 && n2 & 1 == 0 && n2 <= MAX_HOLES,
+            "board must have 2N <= 24 holes"
+        );
         let on_board: u32 = board.iter().map(|&c| c as u32).sum();
         assert!(on_board < 128, "at most 127 seeds on the board");
         let mut b = [0u8; MAX_HOLES];

@@ -39,7 +39,10 @@ pub struct AlphaBeta {
 impl AlphaBeta {
     /// Searches `depth` moves ahead (extra turns count as moves).
     pub fn new(depth: u8) -> AlphaBeta {
-        AlphaBeta { depth, table: HashMap::new() }
+        AlphaBeta {
+            depth,
+            table: HashMap::new(),
+        }
     }
 
     /// The value of `game` for the player to move, searched `depth` moves deep.
@@ -84,12 +87,27 @@ impl AlphaBeta {
         } else {
             Bound::Exact
         };
-        self.table.insert(key, Entry { depth, value: best_value, bound, best: best_move as u8 });
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                value: best_value,
+                bound,
+                best: best_move as u8,
+            },
+        );
         best_value
     }
 
     /// The value for `me` of a position reached by `me`'s move.
-    fn value_after(&mut self, child: &mut Game<'_>, me: Side, depth: u8, alpha: i32, beta: i32) -> i32 {
+    fn value_after(
+        &mut self,
+        child: &mut Game<'_>,
+        me: Side,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         match child.to_move() {
             None => terminal(child, me),
             Some(side) if side == me => self.negamax(child, depth, alpha, beta),
@@ -116,7 +134,9 @@ fn ordered(game: &mut Game<'_>, first: Option<usize>) -> Vec<usize> {
         .legal_moves()
         .into_iter()
         .map(|hole| {
-            let gain = game.preview(hole).map_or(0, |p| i32::from(p.store(me)) - i32::from(p.store(me.other())));
+            let gain = game.preview(hole).map_or(0, |p| {
+                i32::from(p.store(me)) - i32::from(p.store(me.other()))
+            });
             let bonus = if Some(hole) == first { WIN } else { 0 };
             (-(gain + bonus), hole)
         })

@@ -37,7 +37,14 @@ impl Mcts {
 
 impl Agent for Mcts {
     fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
-        let mut nodes = vec![Node { hole: 0, mover: None, children: Vec::new(), untried: game.legal_moves(), visits: 0.0, wins: 0.0 }];
+        let mut nodes = vec![Node {
+            hole: 0,
+            mover: None,
+            children: Vec::new(),
+            untried: game.legal_moves(),
+            visits: 0.0,
+            wins: 0.0,
+        }];
         for _ in 0..self.iterations {
             let mut state = game.clone();
             let mut path = vec![0];
@@ -48,7 +55,9 @@ impl Agent for Mcts {
                 at = *nodes[at]
                     .children
                     .iter()
-                    .max_by(|&&a, &&b| ucb(&nodes[a], parent_visits).total_cmp(&ucb(&nodes[b], parent_visits)))
+                    .max_by(|&&a, &&b| {
+                        ucb(&nodes[a], parent_visits).total_cmp(&ucb(&nodes[b], parent_visits))
+                    })
                     .expect("children exist");
                 state.play(nodes[at].hole).expect("tree moves are legal");
                 path.push(at);
@@ -59,8 +68,19 @@ impl Agent for Mcts {
                 nodes[at].untried.retain(|&h| h != hole);
                 let mover = state.to_move();
                 state.play(hole).expect("untried moves are legal");
-                let untried = if state.is_over() { Vec::new() } else { state.legal_moves() };
-                nodes.push(Node { hole, mover, children: Vec::new(), untried, visits: 0.0, wins: 0.0 });
+                let untried = if state.is_over() {
+                    Vec::new()
+                } else {
+                    state.legal_moves()
+                };
+                nodes.push(Node {
+                    hole,
+                    mover,
+                    children: Vec::new(),
+                    untried,
+                    visits: 0.0,
+                    wins: 0.0,
+                });
                 let child = nodes.len() - 1;
                 nodes[at].children.push(child);
                 path.push(child);

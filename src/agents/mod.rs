@@ -73,7 +73,9 @@ impl FromStr for AgentSpec {
     type Err = ParseAgentError;
 
     fn from_str(s: &str) -> Result<AgentSpec, ParseAgentError> {
-        let bad = || ParseAgentError { spec: s.to_string() };
+        let bad = || ParseAgentError {
+            spec: s.to_string(),
+        };
         let (kind, arg) = s.split_once(':').map_or((s, None), |(k, a)| (k, Some(a)));
         match (kind, arg) {
             ("random", None) => Ok(AgentSpec::Random),
@@ -96,7 +98,8 @@ pub struct RandomAgent;
 
 impl Agent for RandomAgent {
     fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
-        game.play_random(rng).expect("agents are only asked to move in games that are not over")
+        game.play_random(rng)
+            .expect("agents are only asked to move in games that are not over")
     }
 }
 
@@ -125,7 +128,15 @@ mod tests {
         for spec in ["random", "greedy", "alphabeta:4", "mcts:500"] {
             assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
         }
-        for bad in ["", "alphabeta", "alphabeta:0", "alphabeta:x", "mcts:0", "minimax:3", "random:2"] {
+        for bad in [
+            "",
+            "alphabeta",
+            "alphabeta:0",
+            "alphabeta:x",
+            "mcts:0",
+            "minimax:3",
+            "random:2",
+        ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad} parsed");
         }
     }

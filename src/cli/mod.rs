@@ -28,7 +28,10 @@ pub struct Failure {
 impl Failure {
     /// A usage or input/output failure (exit code 2).
     pub fn input(message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), code: 2 }
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
     }
 }
 
@@ -72,7 +75,10 @@ fn settings(set: &[String]) -> Result<Vec<(String, String)>, Failure> {
     set.iter()
         .map(|s| match s.split_once('=') {
             Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
-            None => Err(Failure::input(format!("`--set {s}` should be KEY=VALUE; keys are {}", lang::SETTINGS))),
+            None => Err(Failure::input(format!(
+                "`--set {s}` should be KEY=VALUE; keys are {}",
+                lang::SETTINGS
+            ))),
         })
         .collect()
 }
@@ -81,9 +87,16 @@ fn settings(set: &[String]) -> Result<Vec<(String, String)>, Failure> {
 fn load_rules(path: &Path, set: &[String]) -> Result<Rules, Failure> {
     let settings = settings(set)?;
     lang::compile_path(path, &settings).map_err(|errors| {
-        let first = errors.0.first().map_or_else(String::new, ToString::to_string);
+        let first = errors
+            .0
+            .first()
+            .map_or_else(String::new, ToString::to_string);
         let more = errors.0.len() - 1;
-        let tail = if more > 0 { format!(" (and {more} more; run `sowlab check` for all)") } else { String::new() };
+        let tail = if more > 0 {
+            format!(" (and {more} more; run `sowlab check` for all)")
+        } else {
+            String::new()
+        };
         Failure::input(format!("{first}{tail}"))
     })
 }

@@ -134,8 +134,8 @@ struct Turn {
     legal: u64,
     /// The opponent's row is empty: a move must feed it.
     must_feed: bool,
-    /// Why examined holes were refused.
-    refused: [Option<Refusal>; 2 * MAX_HOLES_PER_ROW],
+    /// Examined holes refused only because they do not feed the opponent.
+    not_feeding: u64,
     /// The result of each legal hole, by position in the row.
     results: [(Position, Sown); MAX_HOLES_PER_ROW],
 }
@@ -180,7 +180,7 @@ impl<'r> Game<'r> {
                 examined: 0,
                 legal: 0,
                 must_feed: false,
-                refused: [None; 2 * MAX_HOLES_PER_ROW],
+                not_feeding: 0,
                 results: [empty; MAX_HOLES_PER_ROW],
             }),
         };
@@ -238,7 +238,8 @@ impl<'r> Game<'r> {
     /// The position a legal hole leads to, before end rules and passes: for agents that look
     /// at the immediate result of a move.
     pub fn preview(&mut self, hole: usize) -> Option<&Position> {
-        (hole < self.rules.holes() && self.examine(hole)).then(|| &self.turn.results[self.row_index(hole)].0)
+        (hole < self.rules.holes() && self.examine(hole))
+            .then(|| &self.turn.results[self.row_index(hole)].0)
     }
 
     /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
@@ -271,13 +272,21 @@ impl<'r> Game<'r> {
     ///
     /// # Errors
     /// As [`Game::play`].
-    pub fn play_traced<S: EventSink>(&mut self, hole: usize, sink: &mut S) -> Result<MoveReport, PlayError> {
+    pub fn play_traced<S: EventSink>(
+        &mut self,
+        hole: usize,
+        sink: &mut S,
+    ) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
         let mut position = self.position;
-        let sown = sow(self.rules, &mut position, hole, sink).map_err(|reason| PlayError { hole, reason })?;
+        let sown = sow(self.rules, &mut position, hole, sink)
+            .map_err(|reason| PlayError { hole, reason })?;
         if let Some((side, seeds)) = sown.last_seeds {
             let on_board: u32 = position.board_seeds();
-            sink.event(Event::LastSeeds { to: self.last_seeds_recipient(side), seeds: on_board + u32::from(seeds) });
+            sink.event(Event::LastSeeds {
+                to: self.last_seeds_recipient(side),
+                seeds: on_board + u32::from(seeds),
+            });
         }
         Ok(self.commit(hole, position, sown))
     }
@@ -291,9 +300,30 @@ impl<'r> Game<'r> {
             return refuse(Refusal::NoSuchHole);
         }
         if !self.examine(hole) {
-            return refuse(self.turn.refused[hole].unwrap_or(Refusal::NotOwnHole));
+            return refuse(self.refusal(hole));
         }
         Ok(())
+    }
+
+    /// Why an illegal hole is illegal (sowing it again: this is the error path).
+    fn refusal(&self, hole: usize) -> Refusal {
+        let bit = 1u64 << hole;
+        if self.rules.geometry.owner(hole) != self.position.to_move {
+            return Refusal::NotOwnHole;
+        }
+        if self.position.closed & bit != 0 {
+            return Refusal::Closed;
+        }
+        if self.position.seeds[hole] == 0 {
+            return Refusal::Empty;
+        }
+        if self.turn.not_feeding & bit != 0 {
+            return Refusal::DoesNotFeed;
+        }
+        let mut after = self.position;
+        sow(self.rules, &mut after, hole, &mut ())
+            .err()
+            .unwrap_or(Refusal::DoesNotFeed)
     }
 
     fn row_index(&self, hole: usize) -> usize {
@@ -308,10 +338,9 @@ impl<'r> Game<'r> {
         turn.candidates = self.position.candidates(rules, side);
         turn.examined = 0;
         turn.legal = 0;
-        turn.must_feed = rules.program.feeding.is_some() && self.position.row_seeds(rules, side.other()) == 0;
-        for hole in rules.geometry.row(side) {
-            turn.refused[hole] = None;
-        }
+        turn.must_feed =
+            rules.program.feeding.is_some() && self.position.row_seeds(rules, side.other()) == 0;
+        turn.not_feeding = 0;
     }
 
     /// Whether `hole` is legal for the player to move, sowing it if that is not known yet.
@@ -322,12 +351,6 @@ impl<'r> Game<'r> {
             return turn.legal & bit != 0;
         }
         if turn.candidates & bit == 0 {
-            let own = self.rules.geometry.owner(hole) == self.position.to_move;
-            turn.refused[hole] = Some(match () {
-                _ if !own => Refusal::NotOwnHole,
-                _ if self.position.closed & bit != 0 => Refusal::Closed,
-                _ => Refusal::Empty,
-            });
             return false;
         }
         turn.examined |= bit;
@@ -337,7 +360,7 @@ impl<'r> Game<'r> {
         let mut after = self.position;
         match sow(rules, &mut after, hole, &mut ()) {
             Ok(sown) if turn.must_feed && !feeds(rules, &after, &sown, side) => {
-                turn.refused[hole] = Some(Refusal::DoesNotFeed);
+                turn.not_feeding |= bit;
             }
             Ok(sown) => {
                 turn.legal |= bit;
@@ -346,16 +369,17 @@ impl<'r> Game<'r> {
             Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
                 // Legal; choosing it ends the game, from the position before the move.
                 turn.legal |= bit;
-                turn.results[slot] = (self.position, Sown { endless: true, ..Sown::default() });
+                turn.results[slot] = (
+                    self.position,
+                    Sown {
+                        endless: true,
+                        ..Sown::default()
+                    },
+                );
             }
-            Err(reason) => {
-                match reason {
-                    Refusal::Endless => self.stats.endless_refused += 1,
-                    Refusal::DropCap => self.stats.drop_cap_hits += 1,
-                    _ => {}
-                }
-                turn.refused[hole] = Some(reason);
-            }
+            Err(Refusal::Endless) => self.stats.endless_refused += 1,
+            Err(Refusal::DropCap) => self.stats.drop_cap_hits += 1,
+            Err(_) => {}
         }
         turn.legal & bit != 0
     }
@@ -364,6 +388,10 @@ impl<'r> Game<'r> {
     fn any_legal(&mut self) -> bool {
         if self.turn.legal != 0 {
             return true;
+        }
+        // Without relay, feeding or a forbidden grand slam, every candidate is legal.
+        if self.rules.dispatch.candidates_legal && !self.turn.must_feed {
+            return self.turn.candidates != 0;
         }
         let mut unknown = self.turn.candidates & !self.turn.examined;
         while unknown != 0 {
@@ -412,7 +440,11 @@ impl<'r> Game<'r> {
             return report;
         }
         let passes = self.stats.passes;
-        self.start_turn(if sown.extra_turn { mover } else { mover.other() });
+        self.start_turn(if sown.extra_turn {
+            mover
+        } else {
+            mover.other()
+        });
         report.passes = self.stats.passes - passes;
         report
     }
@@ -436,7 +468,10 @@ impl<'r> Game<'r> {
             }
         }
         if let Some(award) = ending.empty_row {
-            if Side::BOTH.iter().any(|&side| self.position.row_seeds(self.rules, side) == 0) {
+            if Side::BOTH
+                .iter()
+                .any(|&side| self.position.row_seeds(self.rules, side) == 0)
+            {
                 return Some((EndReason::EmptyRow, award));
             }
         }
@@ -451,14 +486,19 @@ impl<'r> Game<'r> {
             if self.any_legal() {
                 break;
             }
-            let playable = self.turn.refused.iter().any(|r| *r == Some(Refusal::DoesNotFeed));
+            let playable = self.turn.not_feeding != 0;
             if playable {
-                let award = rules.program.feeding.map_or(Award::PlayerToMove, |f| f.unfeedable);
+                let award = rules
+                    .program
+                    .feeding
+                    .map_or(Award::PlayerToMove, |f| f.unfeedable);
                 return self.finish(EndReason::Unfeedable, award, 0);
             }
             match rules.program.ending.no_move {
                 NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0),
-                NoMove::Pass if tried == 1 => return self.finish(EndReason::NoMoves, Award::Owners, 0),
+                NoMove::Pass if tried == 1 => {
+                    return self.finish(EndReason::NoMoves, Award::Owners, 0)
+                }
                 NoMove::Pass => {
                     self.stats.passes += 1;
                     side = side.other();
@@ -475,9 +515,21 @@ impl<'r> Game<'r> {
     }
 
     fn last_seeds_award(&self) -> Award {
-        let default = self.rules.program.ending.last_seeds.map_or(Award::Capturer, |r| r.to);
-        let Some(matches) = &self.rules.program.matches else { return default };
-        matches.round_rules.iter().rev().find(|r| self.round >= r.from_round).map_or(default, |r| r.last_seeds_to)
+        let default = self
+            .rules
+            .program
+            .ending
+            .last_seeds
+            .map_or(Award::Capturer, |r| r.to);
+        let Some(matches) = &self.rules.program.matches else {
+            return default;
+        };
+        matches
+            .round_rules
+            .iter()
+            .rev()
+            .find(|r| self.round >= r.from_round)
+            .map_or(default, |r| r.last_seeds_to)
     }
 
     fn last_seeds_recipient(&self, capturer: Side) -> Side {
@@ -564,7 +616,10 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
 /// (R10): captured totals never go down, so no earlier position can occur again.
 #[derive(Clone, Default)]
 struct History {
-    positions: Vec<Position>,
+    positions: Vec<(u64, Position)>,
+    /// A Bloom filter over the fingerprints: most positions are new, and the filter says so
+    /// without a scan.
+    seen: [u64; 16],
     /// How many recorded positions have each fingerprint: only a fingerprint seen before
     /// needs the exact comparison, so long capture-free stretches stay cheap.
     fingerprints: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
@@ -573,32 +628,51 @@ struct History {
 impl History {
     /// Records `position` and returns how many times it has now occurred.
     fn record(&mut self, position: Position) -> usize {
-        if self.positions.last().is_some_and(|p| p.stores() != position.stores()) {
+        if self
+            .positions
+            .last()
+            .is_some_and(|(_, p)| p.stores() != position.stores())
+        {
             self.positions.clear();
             self.fingerprints.clear();
+            self.seen = [0; 16];
         }
-        self.positions.push(position);
-        // Short stretches are scanned; long ones index their fingerprints first.
+        let fingerprint = position.fingerprint();
+        self.positions.push((fingerprint, position));
+        let count = || {
+            self.positions
+                .iter()
+                .filter(|(f, p)| *f == fingerprint && *p == position)
+                .count()
+        };
+        // Short stretches are scanned, when the filter cannot rule a repeat out; long ones
+        // index their fingerprints.
         if self.positions.len() <= INDEX_FROM {
-            return self.positions.iter().filter(|&&p| p == position).count();
+            let (word, bit) = (
+                (fingerprint >> 58) as usize & 15,
+                1u64 << (fingerprint & 63),
+            );
+            let new = self.seen[word] & bit == 0;
+            self.seen[word] |= bit;
+            return if new { 1 } else { count() };
         }
         if self.fingerprints.is_empty() {
-            for p in &self.positions[..self.positions.len() - 1] {
-                *self.fingerprints.entry(p.fingerprint()).or_insert(0) += 1;
+            for (f, _) in &self.positions[..self.positions.len() - 1] {
+                *self.fingerprints.entry(*f).or_insert(0) += 1;
             }
         }
-        let seen = self.fingerprints.entry(position.fingerprint()).or_insert(0);
+        let seen = self.fingerprints.entry(fingerprint).or_insert(0);
         *seen += 1;
         if *seen == 1 {
             1
         } else {
-            self.positions.iter().filter(|&&p| p == position).count()
+            count()
         }
     }
 }
 
 /// History length from which fingerprints are indexed.
-const INDEX_FROM: usize = 48;
+const INDEX_FROM: usize = 64;
 
 /// A hasher for keys that are already well-mixed 64-bit fingerprints.
 #[derive(Default)]

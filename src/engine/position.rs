@@ -45,20 +45,36 @@ impl Position {
         let board = &rules.program.board;
         let mut seeds = [0; MAX_POSITIONS];
         seeds[..board.layout.len()].copy_from_slice(&board.layout);
-        Position { seeds, closed: 0, to_move: board.starter, holes: rules.holes() as u8 }
+        Position {
+            seeds,
+            closed: 0,
+            to_move: board.starter,
+            holes: rules.holes() as u8,
+        }
     }
 
     /// A position given by hand: holes `0..2N`, captured totals and the player to move.
     ///
     /// # Errors
     /// When the number of holes or the seed total does not match the rules.
-    pub fn from_setup(rules: &Rules, board: &[u16], stores: [u16; 2], to_move: Side) -> Result<Position, SetupError> {
+    pub fn from_setup(
+        rules: &Rules,
+        board: &[u16],
+        stores: [u16; 2],
+        to_move: Side,
+    ) -> Result<Position, SetupError> {
         if board.len() != rules.holes() {
-            return Err(SetupError::HoleCount { rules: rules.holes(), got: board.len() });
+            return Err(SetupError::HoleCount {
+                rules: rules.holes(),
+                got: board.len(),
+            });
         }
         let got = board.iter().chain(&stores).map(|&n| u32::from(n)).sum();
         if got != rules.total_seeds() {
-            return Err(SetupError::SeedCount { rules: rules.total_seeds(), got });
+            return Err(SetupError::SeedCount {
+                rules: rules.total_seeds(),
+                got,
+            });
         }
         let mut position = Position::initial(rules);
         position.seeds[..board.len()].copy_from_slice(board);
@@ -90,7 +106,10 @@ impl Position {
 
     /// Seeds in one side's row.
     pub fn row_seeds(&self, rules: &Rules, side: Side) -> u32 {
-        self.seeds[rules.geometry.row(side)].iter().map(|&n| u32::from(n)).sum()
+        self.seeds[rules.geometry.row(side)]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
     }
 
     /// Seeds on the board, both rows.
@@ -112,9 +131,11 @@ impl Position {
     /// A cheap 64-bit fingerprint of the position, for the repetition table.
     pub fn fingerprint(&self) -> u64 {
         let used = &self.seeds[..self.holes as usize + 2];
-        let h = used.iter().fold(0x9e37_79b9_7f4a_7c15u64 ^ self.to_move as u64, |h, &n| {
-            (h.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x5851_f42d_4c95_7f2d)
-        });
+        let h = used
+            .iter()
+            .fold(0x9e37_79b9_7f4a_7c15u64 ^ self.to_move as u64, |h, &n| {
+                (h.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x5851_f42d_4c95_7f2d)
+            });
         h ^ self.closed
     }
 }

@@ -1,8 +1,8 @@
 //! The interpreter: plays the sowing of one move of a compiled rule program on a position.
 
 use crate::rules::{
-    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest, OriginSkip, Recipient, Rules, Side,
-    SideTest, SkipLaps, Stores, MAX_POSITIONS,
+    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest, OriginSkip,
+    Recipient, Rules, Side, SideTest, SkipLaps, Stores, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};
@@ -63,7 +63,12 @@ const CYCLE_AFTER_LAPS: u32 = 24;
 
 /// Sows `hole` for the player to move. On `Err` the position is garbage: callers sow on a copy.
 #[inline]
-pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, sink: &mut S) -> Result<Sown, Refusal> {
+pub(crate) fn sow<S: EventSink>(
+    rules: &Rules,
+    pos: &mut Position,
+    hole: usize,
+    sink: &mut S,
+) -> Result<Sown, Refusal> {
     let program = &rules.program;
     let g = &rules.geometry;
     let sowing = &program.sowing;
@@ -72,14 +77,26 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
     let next = &g.next[mover.index()];
     let own_store = g.store(mover);
     let opponent_row = g.side_mask[mover.other().index()];
-    let ring = g.hole_mask | if program.board.stores == Stores::Sown { 1 << own_store } else { 0 };
+    let ring = g.hole_mask
+        | if program.board.stores == Stores::Sown {
+            1 << own_store
+        } else {
+            0
+        };
     let stop_at_cap = program.ending.endless == Endless::StopAtCap;
 
-    let mut out = Sown { laps: 1, ..Sown::default() };
+    let mut out = Sown {
+        laps: 1,
+        ..Sown::default()
+    };
     let mut origin = hole;
     let mut hand = pos.seeds[hole];
     pos.seeds[hole] = 0;
-    sink.event(Event::Lift { lap: 1, hole, seeds: hand });
+    sink.event(Event::Lift {
+        lap: 1,
+        hole,
+        seeds: hand,
+    });
     let mut at = hole;
     let mut cycle = Cycle::default();
     let mut ended = false;
@@ -107,7 +124,10 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
             pos.seeds[at] += 1;
             hand -= 1;
             out.drops += 1;
-            sink.event(Event::Drop { at, count: pos.seeds[at] });
+            sink.event(Event::Drop {
+                at,
+                count: pos.seeds[at],
+            });
             if out.drops >= sowing.drop_cap {
                 if !stop_at_cap {
                     return Err(Refusal::DropCap);
@@ -122,9 +142,18 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
             if out.laps == 1 && opponent_row >> at & 1 == 1 {
                 out.fed_first_lap = true;
             }
-            let rules_here = if hand > 0 { &dispatch.passing } else { &dispatch.lap_end };
+            let (rules_here, counts) = if hand > 0 {
+                (&dispatch.passing, dispatch.passing_counts)
+            } else {
+                (&dispatch.lap_end, dispatch.lap_end_counts)
+            };
+            if !counts.passes(pos.seeds[at]) {
+                continue;
+            }
             for &c in rules_here {
-                let Some(effect) = capture(rules, pos, c, at, mover, &mut out, sink)? else { continue };
+                let Some(effect) = capture(rules, pos, c, at, mover, &mut out, sink)? else {
+                    continue;
+                };
                 if last_seeds_reached(rules, pos, hand, &mut out) {
                     return Ok(out);
                 }
@@ -143,7 +172,10 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
                 break 'sowing;
             }
         }
-        sink.event(Event::Land { at, count: pos.seeds[at] });
+        sink.event(Event::Land {
+            at,
+            count: pos.seeds[at],
+        });
         if at >= g.holes {
             if at == own_store && sowing.store_extra_turn {
                 out.extra_turn = true;
@@ -157,7 +189,11 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
                 pos.seeds[at] = 0;
                 origin = at;
                 out.laps += 1;
-                sink.event(Event::Lift { lap: out.laps, hole: at, seeds: hand });
+                sink.event(Event::Lift {
+                    lap: out.laps,
+                    hole: at,
+                    seeds: hand,
+                });
                 if out.laps > CYCLE_AFTER_LAPS && !stop_at_cap && cycle.seen(pos, hand, at) {
                     return Err(Refusal::Endless);
                 }
@@ -184,7 +220,13 @@ pub(crate) fn sow<S: EventSink>(rules: &Rules, pos: &mut Position, hole: usize, 
 
 /// Whether `hole` meets `condition` for `mover`, with the hole's current count.
 #[inline(always)]
-pub(crate) fn holds(condition: &Condition, pos: &Position, rules: &Rules, hole: usize, mover: Side) -> bool {
+pub(crate) fn holds(
+    condition: &Condition,
+    pos: &Position,
+    rules: &Rules,
+    hole: usize,
+    mover: Side,
+) -> bool {
     let g = &rules.geometry;
     condition.count.passes(pos.seeds[hole])
         && match condition.side {
@@ -215,7 +257,11 @@ fn capture<S: EventSink>(
         return Ok(None);
     }
     let g = &rules.geometry;
-    let target = if rule.target.opposite { usize::from(g.opposite[hole]) } else { hole };
+    let target = if rule.target.opposite {
+        usize::from(g.opposite[hole])
+    } else {
+        hole
+    };
     let mut taken = 1u64 << target;
     if let Some(chain) = &rule.target.chain {
         let mut p = usize::from(g.previous[target]);
@@ -260,14 +306,21 @@ fn capture<S: EventSink>(
     out.captures += 1;
     out.captured += u32::from(seeds);
     out.last_capturer = Some(to);
-    sink.event(Event::Capture { rule: index, holes: taken, seeds, to });
+    sink.event(Event::Capture {
+        rule: index,
+        holes: taken,
+        seeds,
+        to,
+    });
     Ok(Some(rule.effect))
 }
 
 /// R2 checked after a capture: records it in `out` when it fires.
 #[inline]
 fn last_seeds_reached(rules: &Rules, pos: &Position, hand: u16, out: &mut Sown) -> bool {
-    let Some(rule) = rules.program.ending.last_seeds else { return false };
+    let Some(rule) = rules.program.ending.last_seeds else {
+        return false;
+    };
     if rule.check != LastSeedsCheck::AfterCapture {
         return false;
     }

@@ -5,8 +5,8 @@
 //! conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient, Side, SkipLaps,
-    Starter, Stores, Surplus, Trigger,
+    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
+    Side, SkipLaps, Starter, Stores, Surplus, Trigger,
 };
 use crate::source::Span;
 

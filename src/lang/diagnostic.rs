@@ -199,7 +199,9 @@ impl Diagnostic for CompileError {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.kind.help().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.kind
+            .help()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -211,9 +213,15 @@ impl Diagnostic for CompileError {
             CompileErrorKind::Syntax { expected, .. } => format!("expected {expected}"),
             _ => "here".to_string(),
         };
-        let mut labels = vec![LabeledSpan::new_primary_with_span(Some(label), to_miette(self.span))];
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(label),
+            to_miette(self.span),
+        )];
         if let Some((span, text)) = self.related {
-            labels.push(LabeledSpan::new_with_span(Some(text.to_string()), to_miette(span)));
+            labels.push(LabeledSpan::new_with_span(
+                Some(text.to_string()),
+                to_miette(span),
+            ));
         }
         Some(Box::new(labels.into_iter()))
     }
@@ -245,13 +253,19 @@ impl CompileErrors {
     /// Renders every error as a report with the file name, line and column, the source line
     /// and a caret under the spot. `color` adds terminal colours.
     pub fn render(&self, color: bool) -> String {
-        let theme =
-            if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
         let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
         for error in &self.0 {
             let named = NamedSource::new(&error.file.name, error.file.text.clone());
-            let report = Located { error, source: named };
+            let report = Located {
+                error,
+                source: named,
+            };
             // Writing to a String cannot fail.
             let _ = handler.render_report(&mut out, &report);
         }
@@ -313,7 +327,9 @@ fn levenshtein(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
             diagonal = above;
         }
     }
@@ -326,7 +342,10 @@ mod tests {
 
     #[test]
     fn suggests_the_closest_keyword_for_a_misspelling() {
-        assert_eq!(suggest("rellay", ["relay", "direction", "drop"]), Some("relay".to_string()));
+        assert_eq!(
+            suggest("rellay", ["relay", "direction", "drop"]),
+            Some("relay".to_string())
+        );
         assert_eq!(suggest("xyz", ["relay", "direction"]), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
     }

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use super::ast::{self, BlockKind, Test, Value};
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
-    Award, BoardRules, Capture, Condition, CountTest, Direction, Effect, Ending, Endless, FeedJudged, Feeding,
-    GrandSlam, LapStart, LastSeeds, MatchRules, NoMove, OppositeTest, OriginSkip, Program, Provenance, ReadingMark,
-    Recipient, Rules, Scoring, Side, SideTest, Sowing, Starter, Stores, Surplus, Target, Trigger,
-    MAX_HOLES_PER_ROW,
+    Award, BoardRules, Capture, Condition, CountTest, Direction, Effect, Ending, Endless,
+    FeedJudged, Feeding, GrandSlam, LapStart, LastSeeds, MatchRules, NoMove, OppositeTest,
+    OriginSkip, Program, Provenance, ReadingMark, Recipient, Rules, Scoring, Side, SideTest,
+    Sowing, Starter, Stores, Surplus, Target, Trigger, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -22,8 +22,16 @@ pub struct Layer {
 }
 
 /// The provenance fields a `game` block may hold.
-pub const ABOUT_KEYS: [&str; 8] =
-    ["aliases", "region", "people", "recorded", "source", "reconstruction", "contrast", "note"];
+pub const ABOUT_KEYS: [&str; 8] = [
+    "aliases",
+    "region",
+    "people",
+    "recorded",
+    "source",
+    "reconstruction",
+    "contrast",
+    "note",
+];
 
 /// The highest reading number in `readings.md`.
 const LAST_READING: u8 = 16;
@@ -87,7 +95,12 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
     }
     let provenance = Provenance {
         name: lowering.name.unwrap_or_else(|| "unnamed variant".into()),
-        files: layers.iter().rev().filter(|l| !l.file.name.starts_with("--")).map(|l| l.file.name.clone()).collect(),
+        files: layers
+            .iter()
+            .rev()
+            .filter(|l| !l.file.name.starts_with("--"))
+            .map(|l| l.file.name.clone())
+            .collect(),
         fields: lowering.about,
     };
     Ok(Rules::new(provenance, readings, program))
@@ -96,7 +109,12 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
 impl<'a> Lowering<'a> {
     fn error(&mut self, layer: usize, span: Span, kind: CompileErrorKind) {
         let file = self.layers[layer].file.clone();
-        self.errors.push(CompileError { file, span, kind, related: None });
+        self.errors.push(CompileError {
+            file,
+            span,
+            kind,
+            related: None,
+        });
     }
 
     fn error_at(&mut self, at: At<'a>, kind: CompileErrorKind) {
@@ -134,7 +152,14 @@ impl<'a> Lowering<'a> {
                         if let Value::About(key, texts) = &rule.value {
                             if !ABOUT_KEYS.contains(&key.as_str()) {
                                 let suggestion = suggest(key, ABOUT_KEYS);
-                                self.error(layer, rule.span, CompileErrorKind::UnknownField { key: key.clone(), suggestion });
+                                self.error(
+                                    layer,
+                                    rule.span,
+                                    CompileErrorKind::UnknownField {
+                                        key: key.clone(),
+                                        suggestion,
+                                    },
+                                );
                             }
                             // A file's first line of a field replaces what its parents said.
                             if about_seen.insert(key.clone()) {
@@ -149,7 +174,11 @@ impl<'a> Lowering<'a> {
                     let before = self.captures.len();
                     self.captures.retain(|(n, _)| n != name);
                     if self.captures.len() == before {
-                        self.error(layer, block.span, CompileErrorKind::NoSuchCapture { name: name.clone() });
+                        self.error(
+                            layer,
+                            block.span,
+                            CompileErrorKind::NoSuchCapture { name: name.clone() },
+                        );
                     }
                     continue;
                 }
@@ -166,7 +195,9 @@ impl<'a> Lowering<'a> {
                     // A capture given again replaces the inherited one whole, in its place.
                     let fresh = Slots::default();
                     match self.captures.iter().position(|(n, _)| n == name) {
-                        Some(i) if seen_capture_in_layer(tree, name, block) => &mut self.captures[i].1,
+                        Some(i) if seen_capture_in_layer(tree, name, block) => {
+                            &mut self.captures[i].1
+                        }
                         Some(i) => {
                             self.captures[i].1 = fresh;
                             &mut self.captures[i].1
@@ -193,7 +224,10 @@ impl<'a> Lowering<'a> {
                     if number == 0 || number > LAST_READING {
                         bad.push((*at, number));
                     } else {
-                        marks.push(ReadingMark { number, rule: format!("{block}.{key}") });
+                        marks.push(ReadingMark {
+                            number,
+                            rule: format!("{block}.{key}"),
+                        });
                     }
                 }
             }
@@ -211,7 +245,12 @@ impl<'a> Lowering<'a> {
             visit("match", slots);
         }
         for (at, number) in bad {
-            self.error_at(at, CompileErrorKind::UnknownReading { number: u32::from(number) });
+            self.error_at(
+                at,
+                CompileErrorKind::UnknownReading {
+                    number: u32::from(number),
+                },
+            );
         }
         marks
     }
@@ -224,28 +263,84 @@ impl<'a> Lowering<'a> {
         let feeding = self.feeding_rules();
         let ending = self.end_rules(total);
         let matches = self.match_rules();
-        Program { board, sowing, captures, feeding, ending, matches }
+        Program {
+            board,
+            sowing,
+            captures,
+            feeding,
+            ending,
+            matches,
+        }
     }
 
     fn board_rules(&mut self) -> BoardRules {
         let holes = match self.board.rules.get("holes").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::Holes(n), .. }, .. }) => {
-                self.in_range(at, "holes per row", u64::from(*n), 1, MAX_HOLES_PER_ROW as u64).unwrap_or(6) as u8
-            }
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Holes(n),
+                            ..
+                        },
+                    ..
+                },
+            ) => self
+                .in_range(
+                    at,
+                    "holes per row",
+                    u64::from(*n),
+                    1,
+                    MAX_HOLES_PER_ROW as u64,
+                )
+                .unwrap_or(6) as u8,
             _ => 6,
         };
         let count = 2 * usize::from(holes);
         let layout = match self.board.rules.get("seeds").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::Seeds(n), .. }, .. }) => {
-                let n = self.in_range(at, "seeds per hole", u64::from(*n), 1, 1000).unwrap_or(4) as u16;
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Seeds(n),
+                            ..
+                        },
+                    ..
+                },
+            ) => {
+                let n = self
+                    .in_range(at, "seeds per hole", u64::from(*n), 1, 1000)
+                    .unwrap_or(4) as u16;
                 vec![n; count]
             }
-            Some(at @ At { rule: ast::Rule { value: Value::Layout(counts), .. }, .. }) => {
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Layout(counts),
+                            ..
+                        },
+                    ..
+                },
+            ) => {
                 if counts.len() != count {
-                    self.error_at(at, CompileErrorKind::LayoutLength { holes: count, got: counts.len() });
+                    self.error_at(
+                        at,
+                        CompileErrorKind::LayoutLength {
+                            holes: count,
+                            got: counts.len(),
+                        },
+                    );
                     vec![4; count]
                 } else if counts.iter().all(|&c| c == 0) {
-                    self.error_at(at, CompileErrorKind::OutOfRange { what: "seeds in the layout", min: 1, max: 60_000, got: 0 });
+                    self.error_at(
+                        at,
+                        CompileErrorKind::OutOfRange {
+                            what: "seeds in the layout",
+                            min: 1,
+                            max: 60_000,
+                            got: 0,
+                        },
+                    );
                     vec![4; count]
                 } else {
                     counts.clone()
@@ -255,8 +350,21 @@ impl<'a> Lowering<'a> {
         };
         let total: u64 = layout.iter().map(|&n| u64::from(n)).sum();
         if total > 60_000 {
-            let at = self.board.rules.get("seeds").copied().expect("a large total comes from a rule");
-            self.error_at(at, CompileErrorKind::OutOfRange { what: "seeds in the game", min: 1, max: 60_000, got: total });
+            let at = self
+                .board
+                .rules
+                .get("seeds")
+                .copied()
+                .expect("a large total comes from a rule");
+            self.error_at(
+                at,
+                CompileErrorKind::OutOfRange {
+                    what: "seeds in the game",
+                    min: 1,
+                    max: 60_000,
+                    got: total,
+                },
+            );
         }
         let stores = match self.board.get("stores") {
             Some(Value::Stores(s)) => *s,
@@ -266,7 +374,12 @@ impl<'a> Lowering<'a> {
             Some(Value::Starter(s)) => *s,
             _ => Side::South,
         };
-        BoardRules { holes_per_row: holes, layout, stores, starter }
+        BoardRules {
+            holes_per_row: holes,
+            layout,
+            stores,
+            starter,
+        }
     }
 
     fn sowing_rules(&mut self, board: &BoardRules, total: u32) -> Sowing {
@@ -281,9 +394,24 @@ impl<'a> Lowering<'a> {
         // Positions a lap can visit: the holes, and the mover's store when stores are sown.
         let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores == Stores::Sown);
         let origin_skip = match self.sowing.rules.get("skip origin").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::Skip(from, laps), .. }, .. }) => {
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Skip(from, laps),
+                            ..
+                        },
+                    ..
+                },
+            ) => {
                 if lap_start == LapStart::LiftedHole {
-                    self.error_at(at, CompileErrorKind::Needs { rule: "skip origin", needs: "`laps start: next hole`" });
+                    self.error_at(
+                        at,
+                        CompileErrorKind::Needs {
+                            rule: "skip origin",
+                            needs: "`laps start: next hole`",
+                        },
+                    );
                 }
                 // A lap of fewer seeds than positions never comes back to its origin, so any
                 // threshold up to the ring's length is the same rule as "always" (R6).
@@ -293,27 +421,65 @@ impl<'a> Lowering<'a> {
             _ => OriginSkip::Never,
         };
         let relay = match self.sowing.rules.get("relay").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::Relay(Some(cond)), .. }, .. }) => {
-                Some(self.condition(at, cond, total))
-            }
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Relay(Some(cond)),
+                            ..
+                        },
+                    ..
+                },
+            ) => Some(self.condition(at, cond, total)),
             _ => None,
         };
         let store_extra_turn = match self.sowing.rules.get("extra turn").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::StoreTurn(true), .. }, .. }) => {
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::StoreTurn(true),
+                            ..
+                        },
+                    ..
+                },
+            ) => {
                 if board.stores != Stores::Sown {
-                    self.error_at(at, CompileErrorKind::Needs { rule: "extra turn: in own store", needs: "`stores: sown`" });
+                    self.error_at(
+                        at,
+                        CompileErrorKind::Needs {
+                            rule: "extra turn: in own store",
+                            needs: "`stores: sown`",
+                        },
+                    );
                 }
                 true
             }
             _ => false,
         };
         let drop_cap = match self.sowing.rules.get("drop cap").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::DropCap(n), .. }, .. }) => {
-                self.in_range(at, "the drop cap", u64::from(*n), 100, u64::from(u32::MAX)).unwrap_or(1_000_000) as u32
-            }
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::DropCap(n),
+                            ..
+                        },
+                    ..
+                },
+            ) => self
+                .in_range(at, "the drop cap", u64::from(*n), 100, u64::from(u32::MAX))
+                .unwrap_or(1_000_000) as u32,
             _ => 1_000_000,
         };
-        Sowing { direction, lap_start, origin_skip, relay, store_extra_turn, drop_cap }
+        Sowing {
+            direction,
+            lap_start,
+            origin_skip,
+            relay,
+            store_extra_turn,
+            drop_cap,
+        }
     }
 
     fn capture_rules(&mut self, total: u32) -> Vec<Capture> {
@@ -322,7 +488,14 @@ impl<'a> Lowering<'a> {
         for (name, slots) in &captures {
             let Some(&trigger_at) = slots.rules.get("on") else {
                 let (layer, span) = self.capture_header(name);
-                self.error(layer, span, CompileErrorKind::MissingRule { name: name.clone(), key: "on" });
+                self.error(
+                    layer,
+                    span,
+                    CompileErrorKind::MissingRule {
+                        name: name.clone(),
+                        key: "on",
+                    },
+                );
                 continue;
             };
             let trigger = match trigger_at.rule.value {
@@ -330,15 +503,46 @@ impl<'a> Lowering<'a> {
                 _ => Trigger::MoveEnd,
             };
             let condition = match slots.rules.get("if").copied() {
-                Some(at @ At { rule: ast::Rule { value: Value::If(cond), .. }, .. }) => self.condition(at, cond, total),
+                Some(
+                    at @ At {
+                        rule:
+                            ast::Rule {
+                                value: Value::If(cond),
+                                ..
+                            },
+                        ..
+                    },
+                ) => self.condition(at, cond, total),
                 _ => Condition::ALWAYS,
             };
             let target = match slots.rules.get("take").copied() {
-                Some(at @ At { rule: ast::Rule { value: Value::Take { opposite, with_seed, chain }, .. }, .. }) => {
+                Some(
+                    at @ At {
+                        rule:
+                            ast::Rule {
+                                value:
+                                    Value::Take {
+                                        opposite,
+                                        with_seed,
+                                        chain,
+                                    },
+                                ..
+                            },
+                        ..
+                    },
+                ) => {
                     let chain = chain.as_ref().map(|c| self.condition(at, c, total));
-                    Target { opposite: *opposite, with_capturing_seed: *with_seed, chain }
+                    Target {
+                        opposite: *opposite,
+                        with_capturing_seed: *with_seed,
+                        chain,
+                    }
                 }
-                _ => Target { opposite: false, with_capturing_seed: false, chain: None },
+                _ => Target {
+                    opposite: false,
+                    with_capturing_seed: false,
+                    chain: None,
+                },
             };
             let recipient = match slots.get("to") {
                 Some(Value::To(r)) => *r,
@@ -346,9 +550,22 @@ impl<'a> Lowering<'a> {
             };
             let passing = matches!(trigger, Trigger::PassingDrop | Trigger::EveryDrop);
             let effect = match slots.rules.get("then").copied() {
-                Some(at @ At { rule: ast::Rule { value: Value::Then(e), .. }, .. }) => {
+                Some(
+                    at @ At {
+                        rule:
+                            ast::Rule {
+                                value: Value::Then(e),
+                                ..
+                            },
+                        ..
+                    },
+                ) => {
                     if passing && *e != Effect::Continue {
-                        let words = if trigger == Trigger::EveryDrop { "every drop" } else { "a passing drop" };
+                        let words = if trigger == Trigger::EveryDrop {
+                            "every drop"
+                        } else {
+                            "a passing drop"
+                        };
                         self.error_at(at, CompileErrorKind::EndsMidLap { trigger: words });
                     }
                     *e
@@ -360,7 +577,15 @@ impl<'a> Lowering<'a> {
                 Some(Value::GrandSlam(g)) => *g,
                 _ => GrandSlam::Captures,
             };
-            out.push(Capture { name: name.clone(), trigger, condition, target, recipient, effect, grand_slam });
+            out.push(Capture {
+                name: name.clone(),
+                trigger,
+                condition,
+                target,
+                recipient,
+                effect,
+                grand_slam,
+            });
         }
         self.captures = captures;
         out
@@ -392,9 +617,28 @@ impl<'a> Lowering<'a> {
 
     fn end_rules(&mut self, total: u32) -> Ending {
         let last_seeds = match self.end.rules.get("last seeds").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::LastSeeds(Some((n, check, to))), .. }, .. }) => {
-                self.in_range(at, "the last-seeds count", u64::from(*n), 1, u64::from(total.saturating_sub(1)));
-                Some(LastSeeds { at_most: *n, check: *check, to: *to })
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::LastSeeds(Some((n, check, to))),
+                            ..
+                        },
+                    ..
+                },
+            ) => {
+                self.in_range(
+                    at,
+                    "the last-seeds count",
+                    u64::from(*n),
+                    1,
+                    u64::from(total.saturating_sub(1)),
+                );
+                Some(LastSeeds {
+                    at_most: *n,
+                    check: *check,
+                    to: *to,
+                })
             }
             _ => None,
         };
@@ -411,25 +655,61 @@ impl<'a> Lowering<'a> {
             _ => NoMove::Pass,
         };
         let (move_cap, cap_award) = match self.end.rules.get("move cap").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::MoveCap(n, a), .. }, .. }) => {
-                (self.in_range(at, "the move cap", u64::from(*n), 1, 10_000_000).unwrap_or(2000) as u32, *a)
-            }
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::MoveCap(n, a),
+                            ..
+                        },
+                    ..
+                },
+            ) => (
+                self.in_range(at, "the move cap", u64::from(*n), 1, 10_000_000)
+                    .unwrap_or(2000) as u32,
+                *a,
+            ),
             _ => (2000, Award::Owners),
         };
         let (repetition, repetition_award) = match self.end.rules.get("repetition").copied() {
-            Some(at @ At { rule: ast::Rule { value: Value::Repetition(n, a), .. }, .. }) => {
-                (self.in_range(at, "the repetition count", u64::from(*n), 2, 1000).unwrap_or(3) as u16, *a)
-            }
+            Some(
+                at @ At {
+                    rule:
+                        ast::Rule {
+                            value: Value::Repetition(n, a),
+                            ..
+                        },
+                    ..
+                },
+            ) => (
+                self.in_range(at, "the repetition count", u64::from(*n), 2, 1000)
+                    .unwrap_or(3) as u16,
+                *a,
+            ),
             _ => (3, Award::Owners),
         };
-        let unfinished_is_draw = matches!(self.end.get("unfinished"), Some(Value::UnfinishedDraw(true)));
+        let unfinished_is_draw = matches!(
+            self.end.get("unfinished"),
+            Some(Value::UnfinishedDraw(true))
+        );
         let endless = match self.end.get("endless moves") {
             Some(Value::Endless(e)) => *e,
             _ => Endless::Illegal,
         };
         if matches!(last_seeds.map(|l| l.to), Some(Award::PreviousWinner)) {
-            let at = self.end.rules.get("last seeds").copied().expect("checked above");
-            self.error_at(at, CompileErrorKind::Needs { rule: "to previous winner", needs: "a `match` block rule `from round n:`" });
+            let at = self
+                .end
+                .rules
+                .get("last seeds")
+                .copied()
+                .expect("checked above");
+            self.error_at(
+                at,
+                CompileErrorKind::Needs {
+                    rule: "to previous winner",
+                    needs: "a `match` block rule `from round n:`",
+                },
+            );
         }
         Ending {
             last_seeds,
@@ -448,18 +728,32 @@ impl<'a> Lowering<'a> {
 
     fn match_rules(&mut self) -> Option<MatchRules> {
         let slots = self.matches.take()?;
-        let number = |key: &str, default: u16, this: &mut Self, what: &'static str, min: u64| -> u16 {
-            match slots.rules.get(key).copied() {
-                Some(at @ At { rule: ast::Rule { value: Value::Refill(n) | Value::LoseBelow(n) | Value::RoundCap(n), .. }, .. }) => {
-                    this.in_range(at, what, u64::from(*n), min, 1000).unwrap_or(u64::from(default)) as u16
+        let number =
+            |key: &str, default: u16, this: &mut Self, what: &'static str, min: u64| -> u16 {
+                match slots.rules.get(key).copied() {
+                    Some(
+                        at @ At {
+                            rule:
+                                ast::Rule {
+                                    value:
+                                        Value::Refill(n) | Value::LoseBelow(n) | Value::RoundCap(n),
+                                    ..
+                                },
+                            ..
+                        },
+                    ) => this
+                        .in_range(at, what, u64::from(*n), min, 1000)
+                        .unwrap_or(u64::from(default)) as u16,
+                    _ => default,
                 }
-                _ => default,
-            }
-        };
+            };
         let refill = number("refill", 4, self, "seeds per refilled hole", 1);
         let lose_below = number("lose below", 4, self, "the losing total", 0);
         let round_cap = number("round cap", 50, self, "the round cap", 1);
-        let close_unfilled = !matches!(slots.get("unfilled holes"), Some(Value::UnfilledClosed(false)));
+        let close_unfilled = !matches!(
+            slots.get("unfilled holes"),
+            Some(Value::UnfilledClosed(false))
+        );
         let surplus = match slots.get("surplus") {
             Some(Value::Surplus(s)) => *s,
             _ => Surplus::Reserve,
@@ -472,19 +766,45 @@ impl<'a> Lowering<'a> {
         for at in slots.rules.values().copied() {
             if let Value::FromRound(round, award) = at.rule.value {
                 self.in_range(at, "the round", u64::from(round), 1, u64::from(round_cap));
-                round_rules.push(crate::rules::RoundRule { from_round: round, last_seeds_to: award });
+                round_rules.push(crate::rules::RoundRule {
+                    from_round: round,
+                    last_seeds_to: award,
+                });
             }
         }
         round_rules.sort_by_key(|r| r.from_round);
         self.matches = Some(slots);
-        Some(MatchRules { refill, close_unfilled, surplus, starter, lose_below, round_cap, round_rules })
+        Some(MatchRules {
+            refill,
+            close_unfilled,
+            surplus,
+            starter,
+            lose_below,
+            round_cap,
+            round_rules,
+        })
     }
 
-    fn in_range(&mut self, at: At<'a>, what: &'static str, got: u64, min: u64, max: u64) -> Option<u64> {
+    fn in_range(
+        &mut self,
+        at: At<'a>,
+        what: &'static str,
+        got: u64,
+        min: u64,
+        max: u64,
+    ) -> Option<u64> {
         if (min..=max).contains(&got) {
             Some(got)
         } else {
-            self.error_at(at, CompileErrorKind::OutOfRange { what, min, max, got });
+            self.error_at(
+                at,
+                CompileErrorKind::OutOfRange {
+                    what,
+                    min,
+                    max,
+                    got,
+                },
+            );
             None
         }
     }
@@ -495,36 +815,70 @@ impl<'a> Lowering<'a> {
         let mut sides: Option<(SideTest, &str)> = None;
         let mut opposite: Option<(OppositeTest, &str)> = None;
         for test in tests {
-            let here = At { layer: at.layer, rule: at.rule };
+            let here = At {
+                layer: at.layer,
+                rule: at.rule,
+            };
             let report = |this: &mut Self, kind| this.error(here.layer, test.span, kind);
             let count = match &test.value {
                 Test::CountIs(counts) => {
                     for &c in counts {
                         if u32::from(c) > total {
-                            report(self, CompileErrorKind::ImpossibleCount { count: u32::from(c), total });
+                            report(
+                                self,
+                                CompileErrorKind::ImpossibleCount {
+                                    count: u32::from(c),
+                                    total,
+                                },
+                            );
                         } else if c >= 64 {
-                            report(self, CompileErrorKind::OutOfRange { what: "an exact count", min: 0, max: 63, got: u64::from(c) });
+                            report(
+                                self,
+                                CompileErrorKind::OutOfRange {
+                                    what: "an exact count",
+                                    min: 0,
+                                    max: 63,
+                                    got: u64::from(c),
+                                },
+                            );
                         }
                     }
                     CountTest::exactly(counts)
                 }
                 Test::CountAtLeast(n) => {
                     if u32::from(*n) > total {
-                        report(self, CompileErrorKind::ImpossibleCount { count: u32::from(*n), total });
+                        report(
+                            self,
+                            CompileErrorKind::ImpossibleCount {
+                                count: u32::from(*n),
+                                total,
+                            },
+                        );
                     }
                     CountTest::at_least(*n)
                 }
                 Test::CountAtMost(n) => {
                     if *n >= 64 {
-                        report(self, CompileErrorKind::OutOfRange { what: "an upper count", min: 0, max: 63, got: u64::from(*n) });
+                        report(
+                            self,
+                            CompileErrorKind::OutOfRange {
+                                what: "an upper count",
+                                min: 0,
+                                max: 63,
+                                got: u64::from(*n),
+                            },
+                        );
                     }
                     CountTest::at_most(*n)
                 }
                 Test::WasEmpty => CountTest::exactly(&[1]),
                 Test::Occupied => CountTest::at_least(2),
                 Test::OwnSide | Test::OpponentSide => {
-                    let (side, word) =
-                        if test.value == Test::OwnSide { (SideTest::Own, "own side") } else { (SideTest::Opponent, "opponent side") };
+                    let (side, word) = if test.value == Test::OwnSide {
+                        (SideTest::Own, "own side")
+                    } else {
+                        (SideTest::Opponent, "opponent side")
+                    };
                     if let Some((other, other_word)) = sides {
                         if other != side {
                             let why = format!("`{other_word}` and `{word}`");

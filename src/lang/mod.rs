@@ -33,12 +33,26 @@ pub fn compile_path(path: &Path, settings: &[(String, String)]) -> Result<Rules,
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let file = SourceFile::new(path.display().to_string(), text);
-            load(file, path, &mut vec![canonical(path)], &mut layers, &mut errors);
+            load(
+                file,
+                path,
+                &mut vec![canonical(path)],
+                &mut layers,
+                &mut errors,
+            );
         }
         Err(e) => {
             let file = SourceFile::new(path.display().to_string(), "");
-            let kind = CompileErrorKind::Unreadable { path: path.display().to_string(), reason: e.to_string() };
-            errors.push(CompileError { file, span: Span::default(), kind, related: None });
+            let kind = CompileErrorKind::Unreadable {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            };
+            errors.push(CompileError {
+                file,
+                span: Span::default(),
+                kind,
+                related: None,
+            });
         }
     }
     finish(layers, errors, settings)
@@ -52,11 +66,21 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
     let mut layers = Vec::new();
     let mut errors = Vec::new();
     let path = dir.join(name);
-    load(SourceFile::new(name, text), &path, &mut vec![canonical(&path)], &mut layers, &mut errors);
+    load(
+        SourceFile::new(name, text),
+        &path,
+        &mut vec![canonical(&path)],
+        &mut layers,
+        &mut errors,
+    );
     finish(layers, errors, &[])
 }
 
-fn finish(mut layers: Vec<Layer>, mut errors: Vec<CompileError>, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
+fn finish(
+    mut layers: Vec<Layer>,
+    mut errors: Vec<CompileError>,
+    settings: &[(String, String)],
+) -> Result<Rules, CompileErrors> {
     if !settings.is_empty() {
         match settings_layer(settings) {
             Ok(layer) => layers.push(layer),
@@ -74,14 +98,32 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// Parses `file` and, first, every file it extends (depth first), so parents come first.
-fn load(file: SourceFile, path: &Path, stack: &mut Vec<PathBuf>, layers: &mut Vec<Layer>, errors: &mut Vec<CompileError>) {
+fn load(
+    file: SourceFile,
+    path: &Path,
+    stack: &mut Vec<PathBuf>,
+    layers: &mut Vec<Layer>,
+    errors: &mut Vec<CompileError>,
+) {
     let tree = match parser::parse(&file.text) {
         Ok(Ok(tree)) => tree,
         Ok(Err(too_large)) => {
             let span = too_large.span;
-            let got = file.text[span.start..span.end].parse::<u64>().unwrap_or(u64::MAX);
-            let kind = CompileErrorKind::OutOfRange { what: "a number", min: 0, max: u64::from(u16::MAX), got };
-            errors.push(CompileError { file, span, kind, related: None });
+            let got = file.text[span.start..span.end]
+                .parse::<u64>()
+                .unwrap_or(u64::MAX);
+            let kind = CompileErrorKind::OutOfRange {
+                what: "a number",
+                min: 0,
+                max: u64::from(u16::MAX),
+                got,
+            };
+            errors.push(CompileError {
+                file,
+                span,
+                kind,
+                related: None,
+            });
             return;
         }
         Err(e) => {
@@ -93,9 +135,21 @@ fn load(file: SourceFile, path: &Path, stack: &mut Vec<PathBuf>, layers: &mut Ve
         let parent_path = path.parent().unwrap_or(Path::new(".")).join(&parent.value);
         let key = canonical(&parent_path);
         if stack.contains(&key) {
-            let chain = stack.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(" → ");
-            let kind = CompileErrorKind::ExtendsCycle { path: parent.value.clone(), chain };
-            errors.push(CompileError { file: file.clone(), span: parent.span, kind, related: None });
+            let chain = stack
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect::<Vec<_>>()
+                .join(" → ");
+            let kind = CompileErrorKind::ExtendsCycle {
+                path: parent.value.clone(),
+                chain,
+            };
+            errors.push(CompileError {
+                file: file.clone(),
+                span: parent.span,
+                kind,
+                related: None,
+            });
             continue;
         }
         match std::fs::read_to_string(&parent_path) {
@@ -106,8 +160,16 @@ fn load(file: SourceFile, path: &Path, stack: &mut Vec<PathBuf>, layers: &mut Ve
                 stack.pop();
             }
             Err(e) => {
-                let kind = CompileErrorKind::Unreadable { path: parent_path.display().to_string(), reason: e.to_string() };
-                errors.push(CompileError { file: file.clone(), span: parent.span, kind, related: None });
+                let kind = CompileErrorKind::Unreadable {
+                    path: parent_path.display().to_string(),
+                    reason: e.to_string(),
+                };
+                errors.push(CompileError {
+                    file: file.clone(),
+                    span: parent.span,
+                    kind,
+                    related: None,
+                });
             }
         }
     }
@@ -121,12 +183,25 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
     let mut offset = 0;
     let mut blocks = Vec::new();
     for (key, value) in settings {
-        let span = Span { start: offset, end: offset + key.len() + 1 + value.len() };
+        let span = Span {
+            start: offset,
+            end: offset + key.len() + 1 + value.len(),
+        };
         offset = span.end + 1;
-        let bad = |kind| CompileError { file: file.clone(), span, kind, related: None };
+        let bad = |kind| CompileError {
+            file: file.clone(),
+            span,
+            kind,
+            related: None,
+        };
         let number = || -> Result<u32, CompileError> {
             value.trim().parse().map_err(|_| {
-                bad(CompileErrorKind::OutOfRange { what: "a setting's number", min: 0, max: u64::from(u32::MAX), got: 0 })
+                bad(CompileErrorKind::OutOfRange {
+                    what: "a setting's number",
+                    min: 0,
+                    max: u64::from(u32::MAX),
+                    got: 0,
+                })
             })
         };
         let small = || number().and_then(|n| u16::try_from(n).map_err(|_| bad(too_big(n))));
@@ -138,19 +213,51 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 Value::Starter(match value.as_str() {
                     "south" => Side::South,
                     "north" => Side::North,
-                    _ => return Err(bad(CompileErrorKind::UnknownSetting { key: format!("starter={value}"), known: "starter=south, starter=north" })),
+                    _ => {
+                        return Err(bad(CompileErrorKind::UnknownSetting {
+                            key: format!("starter={value}"),
+                            known: "starter=south, starter=north",
+                        }))
+                    }
                 }),
             ),
-            "cap" => (BlockKind::End, Value::MoveCap(number()?, crate::rules::Award::Owners)),
-            _ => return Err(bad(CompileErrorKind::UnknownSetting { key: key.clone(), known: SETTINGS })),
+            "cap" => (
+                BlockKind::End,
+                Value::MoveCap(number()?, crate::rules::Award::Owners),
+            ),
+            _ => {
+                return Err(bad(CompileErrorKind::UnknownSetting {
+                    key: key.clone(),
+                    known: SETTINGS,
+                }))
+            }
         };
-        blocks.push(Block { kind, span, rules: vec![ast::Rule { value, readings: Vec::new(), span }] });
+        blocks.push(Block {
+            kind,
+            span,
+            rules: vec![ast::Rule {
+                value,
+                readings: Vec::new(),
+                span,
+            }],
+        });
     }
-    Ok(Layer { file, tree: ast::File { extends: Vec::<Spanned<String>>::new(), blocks } })
+    Ok(Layer {
+        file,
+        tree: ast::File {
+            extends: Vec::<Spanned<String>>::new(),
+            blocks,
+        },
+    })
 }
 
 fn too_big(n: u32) -> CompileErrorKind {
-    CompileErrorKind::OutOfRange { what: "a setting's number", min: 0, max: u64::from(u16::MAX), got: u64::from(n) }
+    CompileErrorKind::OutOfRange {
+        what: "a setting's number",
+        min: 0,
+        max: u64::from(u16::MAX),
+        got: u64::from(n),
+    }
 }
 
 /// A pest error as a diagnostic: what stands at the spot, what would fit, and a keyword the
@@ -163,42 +270,89 @@ fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileEr
     let mut expected: Vec<String> = Vec::new();
     let attempts = error.parse_attempts();
     // The furthest point pest reached is where the listed tokens were expected.
-    let position = attempts.as_ref().map_or(position, |a| a.max_position.max(position));
+    let position = attempts
+        .as_ref()
+        .map_or(position, |a| a.max_position.max(position));
     if let Some(attempts) = attempts {
         // Literal keywords print as themselves; character ranges and built-ins are left to
         // the rule names below.
         for token in attempts.expected_tokens().iter().map(ToString::to_string) {
-            let filler = token.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty() || token == "#";
+            let filler = token
+                .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+                .is_empty()
+                || token == "#";
             if !token.contains("..") && token != "BUILTIN_RULE" && !filler {
                 expected.push(format!("`{token}`"));
             }
         }
     }
     if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        expected.extend(positives.iter().filter_map(|r| describe(*r)).map(String::from));
+        expected.extend(
+            positives
+                .iter()
+                .filter_map(|r| describe(*r))
+                .map(String::from),
+        );
     }
     expected.sort();
     expected.dedup();
     let rest = &file.text[position.min(file.text.len())..];
-    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     let (found, span) = if rest.is_empty() {
-        ("end of file".to_string(), Span { start: position, end: position })
+        (
+            "end of file".to_string(),
+            Span {
+                start: position,
+                end: position,
+            },
+        )
     } else if word.is_empty() {
         let c = rest.chars().next().unwrap_or(' ');
-        (format!("`{}`", c.escape_debug()), Span { start: position, end: position + c.len_utf8() })
+        (
+            format!("`{}`", c.escape_debug()),
+            Span {
+                start: position,
+                end: position + c.len_utf8(),
+            },
+        )
     } else {
-        (format!("`{word}`"), Span { start: position, end: position + word.len() })
+        (
+            format!("`{word}`"),
+            Span {
+                start: position,
+                end: position + word.len(),
+            },
+        )
     };
-    let keywords: Vec<&str> =
-        expected.iter().map(|e| e.trim_matches('`')).filter(|k| k.starts_with(|c: char| c.is_alphabetic())).collect();
+    let keywords: Vec<&str> = expected
+        .iter()
+        .map(|e| e.trim_matches('`'))
+        .filter(|k| k.starts_with(|c: char| c.is_alphabetic()))
+        .collect();
     let is_word = word.starts_with(|c: char| c.is_alphabetic());
-    let suggestion = if is_word { diagnostic::suggest(&word, keywords.iter().copied()) } else { None };
+    let suggestion = if is_word {
+        diagnostic::suggest(&word, keywords.iter().copied())
+    } else {
+        None
+    };
     let expected = match expected.len() {
         0 => "something else".to_string(),
         1 => expected[0].clone(),
         n => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
     };
-    CompileError { file, span, kind: CompileErrorKind::Syntax { found, expected, suggestion }, related: None }
+    CompileError {
+        file,
+        span,
+        kind: CompileErrorKind::Syntax {
+            found,
+            expected,
+            suggestion,
+        },
+        related: None,
+    }
 }
 
 /// Human names for the rules pest reports by name rather than by keyword.

@@ -6,8 +6,8 @@ use pest_derive::Parser;
 
 use super::ast::{Block, BlockKind, Condition, File, Rule as AstRule, Spanned, Test, Value};
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient, Side, SkipLaps,
-    Starter, Stores, Surplus, Trigger,
+    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
+    Side, SkipLaps, Starter, Stores, Surplus, Trigger,
 };
 use crate::source::Span;
 
@@ -30,17 +30,25 @@ pub struct NumberTooLarge {
 pub fn parse(text: &str) -> Result<Result<File, NumberTooLarge>, pest::error::Error<Rule>> {
     // Ask pest for the keywords it tried, so errors can list them.
     pest::set_error_detail(true);
-    let file = SowParser::parse(Rule::file, text)?.next().expect("the file rule always yields one pair");
+    let file = SowParser::parse(Rule::file, text)?
+        .next()
+        .expect("the file rule always yields one pair");
     Ok(file_of(file))
 }
 
 fn file_of(pair: Pair<'_, Rule>) -> Result<File, NumberTooLarge> {
-    let mut file = File { extends: Vec::new(), blocks: Vec::new() };
+    let mut file = File {
+        extends: Vec::new(),
+        blocks: Vec::new(),
+    };
     for item in pair.into_inner() {
         match item.as_rule() {
             Rule::extends => {
                 let string = item.into_inner().next().expect("extends has a string");
-                file.extends.push(Spanned { span: Span::of(string.as_span()), value: text_of(string) });
+                file.extends.push(Spanned {
+                    span: Span::of(string.as_span()),
+                    value: text_of(string),
+                });
             }
             Rule::EOI => {}
             _ => file.blocks.push(block_of(item)?),
@@ -58,7 +66,10 @@ fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
         _ => None,
     };
     let header_end = inner.peek().map_or(whole.end(), |p| p.as_span().start());
-    let span = Span { start: whole.start(), end: header_end.max(whole.start()) };
+    let span = Span {
+        start: whole.start(),
+        end: header_end.max(whole.start()),
+    };
     let name = name.unwrap_or_default();
     let kind = match rule {
         Rule::game => BlockKind::Game(name),
@@ -71,7 +82,11 @@ fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
         Rule::ending => BlockKind::End,
         _ => BlockKind::Match,
     };
-    let span = if matches!(kind, BlockKind::NoCapture(_) | BlockKind::NoFeeding) { Span::of(whole) } else { span };
+    let span = if matches!(kind, BlockKind::NoCapture(_) | BlockKind::NoFeeding) {
+        Span::of(whole)
+    } else {
+        span
+    };
     let rules = inner.map(rule_of).collect::<Result<_, _>>()?;
     Ok(Block { kind, span, rules })
 }
@@ -85,7 +100,9 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
         if part.as_rule() == Rule::reading {
             for id in part.into_inner() {
                 let digits = &id.as_str()[1..];
-                readings.push(digits.parse().map_err(|_| NumberTooLarge { span: Span::of(id.as_span()) })?);
+                readings.push(digits.parse().map_err(|_| NumberTooLarge {
+                    span: Span::of(id.as_span()),
+                })?);
             }
         } else {
             parts.push(part);
@@ -152,8 +169,15 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
         Rule::condition_rule => Value::If(condition(need(&mut parts))?),
         Rule::take => {
             let taken = first(need(&mut parts)).as_rule();
-            let chain = parts.next().map(|chain| condition(first(chain))).transpose()?;
-            Value::Take { opposite: taken != Rule::hole, with_seed: taken == Rule::opposite_with_seed, chain }
+            let chain = parts
+                .next()
+                .map(|chain| condition(first(chain)))
+                .transpose()?;
+            Value::Take {
+                opposite: taken != Rule::hole,
+                with_seed: taken == Rule::opposite_with_seed,
+                chain,
+            }
         }
         Rule::recipient => Value::To(match need(&mut parts).as_str() {
             "owner" => Recipient::Owner,
@@ -217,7 +241,11 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
         Rule::round_cap => Value::RoundCap(number(need(&mut parts))?),
         _ => Value::FromRound(number(need(&mut parts))?, award(need(&mut parts))),
     };
-    Ok(AstRule { value, readings, span })
+    Ok(AstRule {
+        value,
+        readings,
+        span,
+    })
 }
 
 fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
@@ -229,7 +257,9 @@ fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
                 Rule::count_test => {
                     let kind = first(inner);
                     match kind.as_rule() {
-                        Rule::count_is => Test::CountIs(kind.into_inner().map(number).collect::<Result<_, _>>()?),
+                        Rule::count_is => {
+                            Test::CountIs(kind.into_inner().map(number).collect::<Result<_, _>>()?)
+                        }
                         Rule::count_at_least => Test::CountAtLeast(number(first(kind))?),
                         _ => Test::CountAtMost(number(first(kind))?),
                     }
@@ -275,11 +305,15 @@ fn need<'a>(parts: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Pair<'a, Rule> 
 }
 
 fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
-    pair.into_inner().next().expect("the grammar guarantees an inner token")
+    pair.into_inner()
+        .next()
+        .expect("the grammar guarantees an inner token")
 }
 
 fn number<T: std::str::FromStr>(pair: Pair<'_, Rule>) -> Result<T, NumberTooLarge> {
-    pair.as_str().parse().map_err(|_| NumberTooLarge { span: Span::of(pair.as_span()) })
+    pair.as_str().parse().map_err(|_| NumberTooLarge {
+        span: Span::of(pair.as_span()),
+    })
 }
 
 fn text_of(pair: Pair<'_, Rule>) -> String {

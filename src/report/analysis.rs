@@ -78,7 +78,11 @@ pub fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64, f64) {
         return (0.0, 0.0, 0.0);
     }
     let mean = sum / n;
-    let variance = if n > 1.0 { ((squares - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+    let variance = if n > 1.0 {
+        ((squares - n * mean * mean) / (n - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
     let half = Z95 * (variance / n).sqrt();
     (mean, mean - half, mean + half)
 }
@@ -107,23 +111,33 @@ impl Analysis {
         };
         let run_path = dir.join("run.json");
         let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
-        let info: RunInfo = serde_json::from_str(&text).map_err(|e| OutputError::Merge(format!("{}: {e}", run_path.display())))?;
+        let info: RunInfo = serde_json::from_str(&text)
+            .map_err(|e| OutputError::Merge(format!("{}: {e}", run_path.display())))?;
         let mut groups: Vec<Group> = Vec::new();
         for v in &info.variants {
             for p in &info.agents {
-                groups.push(Group { variant: v.name.clone(), rules_hash: v.rules_hash.clone(), pairing: p.clone(), ..Group::default() });
+                groups.push(Group {
+                    variant: v.name.clone(),
+                    rules_hash: v.rules_hash.clone(),
+                    pairing: p.clone(),
+                    ..Group::default()
+                });
             }
         }
         let per_pairing = 2 * info.games;
         let find = |groups: &[Group], variant: &str, game: u64| {
             let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
-            groups.iter().position(|g| g.variant == variant && g.pairing == *pairing)
+            groups
+                .iter()
+                .position(|g| g.variant == variant && g.pairing == *pairing)
         };
         let games_path = dir.join("games.csv");
         let mut reader = csv::Reader::from_path(&games_path).map_err(csv_err(&games_path))?;
         for row in reader.deserialize::<GameRecord>() {
             let r = row.map_err(csv_err(&games_path))?;
-            let Some(i) = find(&groups, &r.variant, r.game) else { continue };
+            let Some(i) = find(&groups, &r.variant, r.game) else {
+                continue;
+            };
             let g = &mut groups[i];
             g.games += 1;
             g.outcomes[match r.winner.as_str() {
@@ -147,7 +161,9 @@ impl Analysis {
             let mut reader = csv::Reader::from_path(&moves_path).map_err(csv_err(&moves_path))?;
             for row in reader.deserialize::<MoveRecord>() {
                 let m = row.map_err(csv_err(&moves_path))?;
-                let Some(i) = find(&groups, &m.variant, m.game) else { continue };
+                let Some(i) = find(&groups, &m.variant, m.game) else {
+                    continue;
+                };
                 let g = &mut groups[i];
                 let t = m.turn as usize;
                 if g.timeline.len() < t {

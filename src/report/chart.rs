@@ -118,12 +118,14 @@ pub fn save(chart: &Chart, dir: &Path, stem: &str) -> Result<[PathBuf; 2], Strin
     {
         let root = SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area();
         draw(chart, &root)?;
-        root.present().map_err(|e| format!("{}: {e}", svg.display()))?;
+        root.present()
+            .map_err(|e| format!("{}: {e}", svg.display()))?;
     }
     {
         let root = BitMapBackend::new(&png, (WIDTH, HEIGHT)).into_drawing_area();
         draw(chart, &root)?;
-        root.present().map_err(|e| format!("{}: {e}", png.display()))?;
+        root.present()
+            .map_err(|e| format!("{}: {e}", png.display()))?;
     }
     Ok([svg, png])
 }
@@ -148,7 +150,9 @@ fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Res
     root.fill(&WHITE).map_err(err)?;
     match &chart.plot {
         Plot::Bars { categories, series } => bars(chart, root, categories, series).map_err(err),
-        Plot::Stacked { categories, layers } => stacked(chart, root, categories, layers).map_err(err),
+        Plot::Stacked { categories, layers } => {
+            stacked(chart, root, categories, layers).map_err(err)
+        }
         Plot::Boxes { categories, boxes } => box_plot(chart, root, categories, boxes).map_err(err),
         Plot::Lines { x_label, lines } => line_chart(chart, root, x_label, lines).map_err(err),
     }
@@ -203,8 +207,16 @@ fn legend<'a, DB: DrawingBackend + 'a>(ctx: &mut ChartContext<'a, DB, Area>) -> 
         .draw()
 }
 
-fn bars<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, categories: &[String], series: &[Bars]) -> Drawn<DB> {
-    let top = series.iter().flat_map(|s| s.values.iter().map(|v| v.2)).fold(0.0f64, f64::max);
+fn bars<DB: DrawingBackend>(
+    chart: &Chart,
+    root: &DrawingArea<DB, Shift>,
+    categories: &[String],
+    series: &[Bars],
+) -> Drawn<DB> {
+    let top = series
+        .iter()
+        .flat_map(|s| s.values.iter().map(|v| v.2))
+        .fold(0.0f64, f64::max);
     let mut ctx = category_chart(chart, root, categories, (top * 1.25).clamp(0.05, 1.0))?;
     let width = 0.8 / series.len().max(1) as f64;
     for (k, s) in series.iter().enumerate() {
@@ -223,14 +235,25 @@ fn bars<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, catego
     legend(&mut ctx)
 }
 
-fn stacked<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, categories: &[String], layers: &[(String, Vec<f64>)]) -> Drawn<DB> {
+fn stacked<DB: DrawingBackend>(
+    chart: &Chart,
+    root: &DrawingArea<DB, Shift>,
+    categories: &[String],
+    layers: &[(String, Vec<f64>)],
+) -> Drawn<DB> {
     let mut ctx = category_chart(chart, root, categories, 1.2)?;
     let mut base = vec![0.0; categories.len()];
     for (k, (name, shares)) in layers.iter().enumerate() {
         let c = color(k);
         let bottoms = base.clone();
         ctx.draw_series(shares.iter().enumerate().map(|(i, &s)| {
-            Rectangle::new([(i as f64 - 0.3, bottoms[i]), (i as f64 + 0.3, bottoms[i] + s)], c.filled())
+            Rectangle::new(
+                [
+                    (i as f64 - 0.3, bottoms[i]),
+                    (i as f64 + 0.3, bottoms[i] + s),
+                ],
+                c.filled(),
+            )
         }))?
         .label(name)
         .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
@@ -241,15 +264,28 @@ fn stacked<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, cat
     legend(&mut ctx)
 }
 
-fn box_plot<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, categories: &[String], boxes: &[Quartiles]) -> Drawn<DB> {
+fn box_plot<DB: DrawingBackend>(
+    chart: &Chart,
+    root: &DrawingArea<DB, Shift>,
+    categories: &[String],
+    boxes: &[Quartiles],
+) -> Drawn<DB> {
     let top = boxes.iter().map(|b| b[4]).fold(1.0f64, f64::max);
     let mut ctx = category_chart(chart, root, categories, top * 1.1)?;
     for (i, b) in boxes.iter().enumerate() {
         let x = i as f64;
         let c = color(i);
-        let line = |x0: f64, y0: f64, x1: f64, y1: f64| PathElement::new(vec![(x0, y0), (x1, y1)], BLACK.stroke_width(2));
-        ctx.draw_series([Rectangle::new([(x - 0.25, b[1]), (x + 0.25, b[3])], c.mix(0.6).filled())])?;
-        ctx.draw_series([Rectangle::new([(x - 0.25, b[1]), (x + 0.25, b[3])], BLACK.stroke_width(1))])?;
+        let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
+            PathElement::new(vec![(x0, y0), (x1, y1)], BLACK.stroke_width(2))
+        };
+        ctx.draw_series([Rectangle::new(
+            [(x - 0.25, b[1]), (x + 0.25, b[3])],
+            c.mix(0.6).filled(),
+        )])?;
+        ctx.draw_series([Rectangle::new(
+            [(x - 0.25, b[1]), (x + 0.25, b[3])],
+            BLACK.stroke_width(1),
+        )])?;
         ctx.draw_series([
             line(x - 0.25, b[2], x + 0.25, b[2]),
             line(x, b[0], x, b[1]),
@@ -261,16 +297,34 @@ fn box_plot<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, ca
     Ok(())
 }
 
-fn line_chart<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, x_label: &str, lines: &[Line]) -> Drawn<DB> {
+fn line_chart<DB: DrawingBackend>(
+    chart: &Chart,
+    root: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    lines: &[Line],
+) -> Drawn<DB> {
     let xs = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0));
     let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    let ys = lines.iter().flat_map(|l| l.points.iter().map(|p| p.1).chain(l.band.iter().flat_map(|b| [b.1, b.2])));
+    let ys = lines.iter().flat_map(|l| {
+        l.points
+            .iter()
+            .map(|p| p.1)
+            .chain(l.band.iter().flat_map(|b| [b.1, b.2]))
+    });
     let (y_min, y_max) = ys.fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    let (x_min, x_max) = if x_min < x_max { (x_min, x_max) } else { (x_min - 1.0, x_min + 1.0) };
+    let (x_min, x_max) = if x_min < x_max {
+        (x_min, x_max)
+    } else {
+        (x_min - 1.0, x_min + 1.0)
+    };
     let pad = ((y_max - y_min) * 0.1).max(0.01);
     // Shares and counts never go below zero: keep the axis there.
     let floor = if y_min >= 0.0 { 0.0 } else { f64::MIN };
-    let (y_min, y_max) = if y_min <= y_max { ((y_min - pad).max(floor), y_max + pad * 2.0) } else { (0.0, 1.0) };
+    let (y_min, y_max) = if y_min <= y_max {
+        ((y_min - pad).max(floor), y_max + pad * 2.0)
+    } else {
+        (0.0, 1.0)
+    };
     let mut ctx = ChartBuilder::on(root)
         .caption(&chart.title, (FONT, 22).into_font().style(FontStyle::Bold))
         .margin(20)
@@ -291,9 +345,12 @@ fn line_chart<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>, 
             outline.extend(line.band.iter().rev().map(|b| (b.0, b.1)));
             ctx.draw_series([Polygon::new(outline, c.mix(0.18).filled())])?;
         }
-        ctx.draw_series(LineSeries::new(line.points.iter().copied(), c.stroke_width(3)))?
-            .label(&line.name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
+        ctx.draw_series(LineSeries::new(
+            line.points.iter().copied(),
+            c.stroke_width(3),
+        ))?
+        .label(&line.name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
         if line.points.len() <= 20 {
             ctx.draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
         }

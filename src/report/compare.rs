@@ -76,10 +76,19 @@ pub fn write(dir: &Path, command: &str) -> Result<(), String> {
     for row in &rows {
         out.serialize(row).map_err(|e| e.to_string())?;
     }
-    write_file(&dir.join("comparison.csv"), &out.into_inner().map_err(|e| e.to_string())?)?;
+    write_file(
+        &dir.join("comparison.csv"),
+        &out.into_inner().map_err(|e| e.to_string())?,
+    )?;
     write_timeline(dir, &analysis)?;
-    write_file(&dir.join("index.md"), document::markdown(&blocks).as_bytes())?;
-    write_file(&dir.join("index.html"), document::html("sowlab comparison", &blocks, dir).as_bytes())
+    write_file(
+        &dir.join("index.md"),
+        document::markdown(&blocks).as_bytes(),
+    )?;
+    write_file(
+        &dir.join("index.html"),
+        document::html("sowlab comparison", &blocks, dir).as_bytes(),
+    )
 }
 
 /// Writes a file whole under a temporary name, then renames it into place.
@@ -150,8 +159,15 @@ fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     for a in 0..groups.len() {
         for b in a + 1..groups.len() {
             let (ga, gb) = (groups[a], groups[b]);
-            let (z, p) = two_proportion(ga.first_mover_wins, ga.games, gb.first_mover_wins, gb.games);
-            tests.push(PairTest { a, b, z, p, holm: p });
+            let (z, p) =
+                two_proportion(ga.first_mover_wins, ga.games, gb.first_mover_wins, gb.games);
+            tests.push(PairTest {
+                a,
+                b,
+                z,
+                p,
+                holm: p,
+            });
         }
     }
     let mut order: Vec<usize> = (0..tests.len()).collect();
@@ -188,14 +204,19 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
         rows.push(row(g, "north_rate", g.rate(g.outcomes[1])));
         rows.push(row(g, "draw_rate", g.rate(g.outcomes[2])));
         rows.push(row(g, "mean_turns", g.mean_length()));
-        rows.push(ComparisonRecord { low: None, high: None, ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0)) });
+        rows.push(ComparisonRecord {
+            low: None,
+            high: None,
+            ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0))
+        });
         rows.push(row(g, "unfinished_rate", g.rate(g.unfinished)));
         rows.push(row(g, "no_moves_rate", g.rate(g.no_moves)));
         rows.push(row(g, "mean_captures", g.mean_captures()));
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
-        let difference = a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
+        let difference =
+            a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
         rows.push(ComparisonRecord {
             pairing: pairing.to_string(),
             kind: "pair".into(),
@@ -215,16 +236,33 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
     rows
 }
 
-fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests: &[PairTest], dir: &Path) -> Result<Vec<Block>, String> {
+fn pairing_section(
+    analysis: &Analysis,
+    pairing: &str,
+    groups: &[&Group],
+    tests: &[PairTest],
+    dir: &Path,
+) -> Result<Vec<Block>, String> {
     let games = 2 * analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
     let slug = slug(pairing);
     let what = format!("{pairing}, {games} games per variant");
     let mut blocks = vec![Block::Heading(2, format!("Agents {pairing}"))];
     blocks.push(Block::Table(
-        ["variant", "games", "first mover wins", "South wins", "North wins", "draws", "mean length", "median", "unfinished (cap, repetition)", "mean captures"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "variant",
+            "games",
+            "first mover wins",
+            "South wins",
+            "North wins",
+            "draws",
+            "mean length",
+            "median",
+            "unfinished (cap, repetition)",
+            "mean captures",
+        ]
+        .map(String::from)
+        .to_vec(),
         groups
             .iter()
             .map(|g| {
@@ -249,14 +287,37 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
             "First-mover win rates compared pairwise (two-proportion z-test; Holm-corrected over all pairs; significant at 5%):".into(),
         ));
         blocks.push(Block::Table(
-            ["variant", "vs", "difference", "z", "p", "p (Holm)", "significant?"].map(String::from).to_vec(),
+            [
+                "variant",
+                "vs",
+                "difference",
+                "z",
+                "p",
+                "p (Holm)",
+                "significant?",
+            ]
+            .map(String::from)
+            .to_vec(),
             tests
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let d = a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
-                    let verdict = if t.holm < 0.05 { "yes: the first-mover advantage differs" } else { "no: not distinguishable" };
-                    vec![a.variant.clone(), b.variant.clone(), format!("{:+.1} points", 100.0 * d), format!("{:.2}", t.z), format!("{:.4}", t.p), format!("{:.4}", t.holm), verdict.into()]
+                    let d = a.first_mover_wins as f64 / a.games as f64
+                        - b.first_mover_wins as f64 / b.games as f64;
+                    let verdict = if t.holm < 0.05 {
+                        "yes: the first-mover advantage differs"
+                    } else {
+                        "no: not distinguishable"
+                    };
+                    vec![
+                        a.variant.clone(),
+                        b.variant.clone(),
+                        format!("{:+.1} points", 100.0 * d),
+                        format!("{:.2}", t.z),
+                        format!("{:.4}", t.p),
+                        format!("{:.4}", t.holm),
+                        verdict.into(),
+                    ]
                 })
                 .collect(),
         ));
@@ -270,14 +331,27 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
                 plot: Plot::Bars {
                     categories: names.clone(),
                     series: vec![
-                        Bars { name: "first mover".into(), values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect() },
-                        Bars { name: "South".into(), values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect() },
-                        Bars { name: "North".into(), values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect() },
-                        Bars { name: "draw".into(), values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect() },
+                        Bars {
+                            name: "first mover".into(),
+                            values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
+                        },
+                        Bars {
+                            name: "South".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
+                        },
+                        Bars {
+                            name: "North".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
+                        },
+                        Bars {
+                            name: "draw".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect(),
+                        },
                     ],
                 },
             },
-            "Win rates of the first mover, South, North and draws; bars are 95% Wilson intervals".to_string(),
+            "Win rates of the first mover, South, North and draws; bars are 95% Wilson intervals"
+                .to_string(),
         ),
         (
             format!("lengths-{slug}"),
@@ -286,14 +360,20 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
                 y_label: "moves (box: quartiles; whiskers: 5th–95th percentile)".into(),
                 plot: Plot::Boxes {
                     categories: names.clone(),
-                    boxes: groups.iter().map(|g| [0.05, 0.25, 0.5, 0.75, 0.95].map(|q| g.length_quantile(q))).collect(),
+                    boxes: groups
+                        .iter()
+                        .map(|g| [0.05, 0.25, 0.5, 0.75, 0.95].map(|q| g.length_quantile(q)))
+                        .collect(),
                 },
             },
             "Distribution of game length".to_string(),
         ),
     ];
     let rules: Vec<String> = {
-        let mut all: Vec<String> = groups.iter().flat_map(|g| g.end_rules.keys().cloned()).collect();
+        let mut all: Vec<String> = groups
+            .iter()
+            .flat_map(|g| g.end_rules.keys().cloned())
+            .collect();
         all.sort();
         all.dedup();
         all
@@ -307,7 +387,17 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
                 categories: names.clone(),
                 layers: rules
                     .iter()
-                    .map(|r| (r.clone(), groups.iter().map(|g| *g.end_rules.get(r).unwrap_or(&0) as f64 / g.games.max(1) as f64).collect()))
+                    .map(|r| {
+                        (
+                            r.clone(),
+                            groups
+                                .iter()
+                                .map(|g| {
+                                    *g.end_rules.get(r).unwrap_or(&0) as f64 / g.games.max(1) as f64
+                                })
+                                .collect(),
+                        )
+                    })
                     .collect(),
             },
         },
@@ -328,7 +418,13 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
             Chart {
                 title: format!("Legal moves available per move ({what})"),
                 y_label: "share of moves".into(),
-                plot: Plot::Lines { x_label: "legal moves (branching factor)".into(), lines: groups.iter().map(|g| distribution(g, &g.branching, 0, 24)).collect() },
+                plot: Plot::Lines {
+                    x_label: "legal moves (branching factor)".into(),
+                    lines: groups
+                        .iter()
+                        .map(|g| distribution(g, &g.branching, 0, 24))
+                        .collect(),
+                },
             },
             "Branching factor distribution".to_string(),
         ));
@@ -337,7 +433,13 @@ fn pairing_section(analysis: &Analysis, pairing: &str, groups: &[&Group], tests:
             Chart {
                 title: format!("Laps sown per move ({what})"),
                 y_label: "share of moves".into(),
-                plot: Plot::Lines { x_label: "laps in one move".into(), lines: groups.iter().map(|g| distribution(g, &g.laps, 1, 30)).collect() },
+                plot: Plot::Lines {
+                    x_label: "laps in one move".into(),
+                    lines: groups
+                        .iter()
+                        .map(|g| distribution(g, &g.laps, 1, 30))
+                        .collect(),
+                },
             },
             "Laps per move (relay sowing); moves of more than 30 laps are not shown".to_string(),
         ));
@@ -362,7 +464,11 @@ fn timeline_line(g: &Group) -> Line {
         points.push((x, mean));
         band.push((x, lo, hi));
     }
-    Line { name: g.variant.clone(), points, band }
+    Line {
+        name: g.variant.clone(),
+        points,
+        band,
+    }
 }
 
 fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
@@ -370,7 +476,11 @@ fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
     let points = (from..=to.min(histogram.len().saturating_sub(1)))
         .map(|v| (v as f64, histogram[v] as f64 / total as f64))
         .collect();
-    Line { name: g.variant.clone(), points, band: Vec::new() }
+    Line {
+        name: g.variant.clone(),
+        points,
+        band: Vec::new(),
+    }
 }
 
 fn readings_section(analysis: &Analysis) -> Vec<Block> {
@@ -383,12 +493,21 @@ fn readings_section(analysis: &Analysis) -> Vec<Block> {
             .readings
             .iter()
             .map(|r| {
-                let number: u8 = r.trim_start_matches('R').split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+                let number: u8 = r
+                    .trim_start_matches('R')
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
                 format!("{r} — {}", reading_gloss(number))
             })
             .collect();
         blocks.push(Block::Heading(3, v.name.clone()));
-        blocks.push(if items.is_empty() { Block::Paragraph("No editorial readings.".into()) } else { Block::List(items) });
+        blocks.push(if items.is_empty() {
+            Block::Paragraph("No editorial readings.".into())
+        } else {
+            Block::List(items)
+        });
     }
     blocks
 }
@@ -410,9 +529,20 @@ fn write_timeline(dir: &Path, analysis: &Analysis) -> Result<(), String> {
     for g in &analysis.groups {
         for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
             let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
-            let row = Row { pairing: &g.pairing, variant: &g.variant, turn: i + 1, games: n, mean_difference, low, high };
+            let row = Row {
+                pairing: &g.pairing,
+                variant: &g.variant,
+                turn: i + 1,
+                games: n,
+                mean_difference,
+                low,
+                high,
+            };
             out.serialize(row).map_err(|e| e.to_string())?;
         }
     }
-    write_file(&dir.join("timeline.csv"), &out.into_inner().map_err(|e| e.to_string())?)
+    write_file(
+        &dir.join("timeline.csv"),
+        &out.into_inner().map_err(|e| e.to_string())?,
+    )
 }

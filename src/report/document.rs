@@ -25,7 +25,9 @@ pub fn markdown(blocks: &[Block]) -> String {
     let mut out = String::new();
     for block in blocks {
         let _ = match block {
-            Block::Heading(level, text) => writeln!(out, "{} {text}\n", "#".repeat(usize::from(*level))),
+            Block::Heading(level, text) => {
+                writeln!(out, "{} {text}\n", "#".repeat(usize::from(*level)))
+            }
             Block::Paragraph(text) => writeln!(out, "{text}\n"),
             Block::Code(text) => writeln!(out, "```\n{text}\n```\n"),
             Block::List(items) => {
@@ -35,7 +37,15 @@ pub fn markdown(blocks: &[Block]) -> String {
                 writeln!(out)
             }
             Block::Table(header, rows) => {
-                let cells = |row: &[String]| format!("| {} |", row.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "));
+                let cells = |row: &[String]| {
+                    format!(
+                        "| {} |",
+                        row.iter()
+                            .map(|c| c.replace('|', "\\|"))
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    )
+                };
                 let _ = writeln!(out, "{}", cells(header));
                 let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
                 for row in rows {
@@ -43,7 +53,10 @@ pub fn markdown(blocks: &[Block]) -> String {
                 }
                 writeln!(out)
             }
-            Block::Chart(stem, caption) => writeln!(out, "![{caption}]({stem}.png)\n\n*{caption}* ([SVG]({stem}.svg))\n"),
+            Block::Chart(stem, caption) => writeln!(
+                out,
+                "![{caption}]({stem}.png)\n\n*{caption}* ([SVG]({stem}.svg))\n"
+            ),
         };
     }
     out
@@ -63,22 +76,43 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
             Block::Paragraph(text) => writeln!(out, "<p>{}</p>", escape(text)),
             Block::Code(text) => writeln!(out, "<pre><code>{}</code></pre>", escape(text)),
             Block::List(items) => {
-                let items: String = items.iter().map(|i| format!("<li>{}</li>", escape(i))).collect();
+                let items: String = items
+                    .iter()
+                    .map(|i| format!("<li>{}</li>", escape(i)))
+                    .collect();
                 writeln!(out, "<ul>{items}</ul>")
             }
             Block::Table(header, rows) => {
-                let head: String = header.iter().map(|h| format!("<th>{}</th>", escape(h))).collect();
+                let head: String = header
+                    .iter()
+                    .map(|h| format!("<th>{}</th>", escape(h)))
+                    .collect();
                 let body: String = rows
                     .iter()
-                    .map(|r| format!("<tr>{}</tr>", r.iter().map(|c| format!("<td>{}</td>", escape(c))).collect::<String>()))
+                    .map(|r| {
+                        format!(
+                            "<tr>{}</tr>",
+                            r.iter()
+                                .map(|c| format!("<td>{}</td>", escape(c)))
+                                .collect::<String>()
+                        )
+                    })
                     .collect();
-                writeln!(out, "<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+                writeln!(
+                    out,
+                    "<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                )
             }
             Block::Chart(stem, caption) => {
-                let svg = std::fs::read_to_string(dir.join(format!("{stem}.svg"))).unwrap_or_default();
+                let svg =
+                    std::fs::read_to_string(dir.join(format!("{stem}.svg"))).unwrap_or_default();
                 // Drop the XML prolog so the SVG can stand inside HTML.
                 let svg = svg.find("<svg").map_or(svg.as_str(), |i| &svg[i..]);
-                writeln!(out, "<figure>{svg}<figcaption>{}</figcaption></figure>", escape(caption))
+                writeln!(
+                    out,
+                    "<figure>{svg}<figcaption>{}</figcaption></figure>",
+                    escape(caption)
+                )
             }
         };
     }
@@ -87,10 +121,14 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-const STYLE: &str = "body { font-family: 'DejaVu Sans', Verdana, sans-serif; color: #222; background: #fafafa; }
+const STYLE: &str =
+    "body { font-family: 'DejaVu Sans', Verdana, sans-serif; color: #222; background: #fafafa; }
 main { max-width: 1150px; margin: 2em auto; padding: 0 1em; }
 h1 { border-bottom: 2px solid #0072b2; padding-bottom: .3em; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }

@@ -13,7 +13,10 @@ use super::document::{self, Block};
 fn parameters(settings: &[String]) -> Vec<(String, f64)> {
     settings
         .iter()
-        .filter_map(|s| s.split_once('=').and_then(|(k, v)| Some((k.to_string(), v.parse().ok()?))))
+        .filter_map(|s| {
+            s.split_once('=')
+                .and_then(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
+        })
         .collect()
 }
 
@@ -25,9 +28,22 @@ fn parameters(settings: &[String]) -> Vec<(String, f64)> {
 pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> {
     let analysis = Analysis::read(dir).map_err(|e| e.to_string())?;
     let info = &analysis.info;
-    let points: Vec<Vec<(String, f64)>> = info.variants.iter().map(|v| parameters(&v.settings)).collect();
-    let value = |point: &[(String, f64)], key: &str| point.iter().find(|(k, _)| k == key).map_or(f64::NAN, |p| p.1);
-    let base = info.variants.first().map_or("variant", |v| v.name.split(" [").next().unwrap_or(&v.name)).to_string();
+    let points: Vec<Vec<(String, f64)>> = info
+        .variants
+        .iter()
+        .map(|v| parameters(&v.settings))
+        .collect();
+    let value = |point: &[(String, f64)], key: &str| {
+        point
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(f64::NAN, |p| p.1)
+    };
+    let base = info
+        .variants
+        .first()
+        .map_or("variant", |v| v.name.split(" [").next().unwrap_or(&v.name))
+        .to_string();
     let mut blocks = vec![
         Block::Heading(1, format!("{base}: sweep over {}", swept.join(" and "))),
         Block::Paragraph(format!(
@@ -43,26 +59,68 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
     let mut header: Vec<String> = vec!["pairing".into()];
     header.extend(swept.iter().map(|k| format!("parameter_{k}")));
     header.extend(
-        ["games", "rules_hash", "first_mover_rate", "first_mover_low", "first_mover_high", "south_rate", "south_low", "south_high", "north_rate", "north_low", "north_high", "draw_rate", "draw_low", "draw_high", "mean_turns", "mean_turns_low", "mean_turns_high", "unfinished_rate", "unfinished_low", "unfinished_high"]
-            .map(String::from),
+        [
+            "games",
+            "rules_hash",
+            "first_mover_rate",
+            "first_mover_low",
+            "first_mover_high",
+            "south_rate",
+            "south_low",
+            "south_high",
+            "north_rate",
+            "north_low",
+            "north_high",
+            "draw_rate",
+            "draw_low",
+            "draw_high",
+            "mean_turns",
+            "mean_turns_low",
+            "mean_turns_high",
+            "unfinished_rate",
+            "unfinished_low",
+            "unfinished_high",
+        ]
+        .map(String::from),
     );
     csv_out.write_record(&header).map_err(|e| e.to_string())?;
     let x_key = swept.first().cloned().unwrap_or_default();
     for pairing in analysis.pairings() {
-        let groups: Vec<(&Group, &Vec<(String, f64)>)> = analysis.groups.iter().zip(points.iter().flat_map(|p| std::iter::repeat(p).take(info.agents.len()))).filter(|(g, _)| g.pairing == *pairing).collect();
+        let groups: Vec<(&Group, &Vec<(String, f64)>)> = analysis
+            .groups
+            .iter()
+            .zip(
+                points
+                    .iter()
+                    .flat_map(|p| std::iter::repeat(p).take(info.agents.len())),
+            )
+            .filter(|(g, _)| g.pairing == *pairing)
+            .collect();
         let mut table = Vec::new();
         for (g, point) in &groups {
             let mut record: Vec<String> = vec![pairing.clone()];
             record.extend(swept.iter().map(|k| value(point, k).to_string()));
             record.push(g.games.to_string());
             record.push(g.rules_hash.clone());
-            for (v, lo, hi) in [g.rate(g.first_mover_wins), g.rate(g.outcomes[0]), g.rate(g.outcomes[1]), g.rate(g.outcomes[2]), g.mean_length(), g.rate(g.unfinished)] {
+            for (v, lo, hi) in [
+                g.rate(g.first_mover_wins),
+                g.rate(g.outcomes[0]),
+                g.rate(g.outcomes[1]),
+                g.rate(g.outcomes[2]),
+                g.mean_length(),
+                g.rate(g.unfinished),
+            ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
             csv_out.write_record(&record).map_err(|e| e.to_string())?;
             let (fm, lo, hi) = g.rate(g.first_mover_wins);
             let mut row: Vec<String> = swept.iter().map(|k| value(point, k).to_string()).collect();
-            row.push(format!("{:.1}% [{:.1}–{:.1}]", 100.0 * fm, 100.0 * lo, 100.0 * hi));
+            row.push(format!(
+                "{:.1}% [{:.1}–{:.1}]",
+                100.0 * fm,
+                100.0 * lo,
+                100.0 * hi
+            ));
             row.push(format!("{:.1}%", 100.0 * g.rate(g.outcomes[2]).0));
             row.push(format!("{:.1}", g.mean_length().0));
             row.push(format!("{:.1}%", 100.0 * g.rate(g.unfinished).0));
@@ -75,7 +133,12 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
         // One chart per combination of the other parameters.
         let mut others: Vec<Vec<(String, f64)>> = groups
             .iter()
-            .map(|(_, p)| p.iter().filter(|(k, _)| *k != x_key && swept.contains(k)).cloned().collect())
+            .map(|(_, p)| {
+                p.iter()
+                    .filter(|(k, _)| *k != x_key && swept.contains(k))
+                    .cloned()
+                    .collect()
+            })
             .collect();
         others.dedup();
         others.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
@@ -93,7 +156,10 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
                 points: selected.iter().map(|(g, x)| (*x, f(g).0)).collect(),
                 band: selected.iter().map(|(g, x)| (*x, f(g).1, f(g).2)).collect(),
             };
-            let what = format!("{base}, {pairing}, {} games per point{fixed}", 2 * info.games);
+            let what = format!(
+                "{base}, {pairing}, {} games per point{fixed}",
+                2 * info.games
+            );
             let rates = Chart {
                 title: format!("Win rates by {x_key} ({what})"),
                 y_label: "share of games (bands: 95% intervals)".into(),
@@ -110,19 +176,36 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
             };
             let stem = format!("sweep-rates-{}{stem_extra}", slug(pairing));
             chart::save(&rates, dir, &stem)?;
-            blocks.push(Block::Chart(stem, format!("Win rates as {x_key} varies{fixed}")));
+            blocks.push(Block::Chart(
+                stem,
+                format!("Win rates as {x_key} varies{fixed}"),
+            ));
             let length = Chart {
                 title: format!("Mean game length by {x_key} ({what})"),
                 y_label: "moves (band: 95% interval)".into(),
-                plot: Plot::Lines { x_label: x_key.clone(), lines: vec![line("mean length", &|g| g.mean_length())] },
+                plot: Plot::Lines {
+                    x_label: x_key.clone(),
+                    lines: vec![line("mean length", &|g| g.mean_length())],
+                },
             };
             let stem = format!("sweep-length-{}{stem_extra}", slug(pairing));
             chart::save(&length, dir, &stem)?;
-            blocks.push(Block::Chart(stem, format!("Mean game length as {x_key} varies{fixed}")));
+            blocks.push(Block::Chart(
+                stem,
+                format!("Mean game length as {x_key} varies{fixed}"),
+            ));
         }
     }
-    write_file(&dir.join("sweep.csv"), &csv_out.into_inner().map_err(|e| e.to_string())?)?;
-    write_file(&dir.join("index.md"), document::markdown(&blocks).as_bytes())?;
-    write_file(&dir.join("index.html"), document::html("sowlab sweep", &blocks, dir).as_bytes())
+    write_file(
+        &dir.join("sweep.csv"),
+        &csv_out.into_inner().map_err(|e| e.to_string())?,
+    )?;
+    write_file(
+        &dir.join("index.md"),
+        document::markdown(&blocks).as_bytes(),
+    )?;
+    write_file(
+        &dir.join("index.html"),
+        document::html("sowlab sweep", &blocks, dir).as_bytes(),
+    )
 }
-

@@ -62,10 +62,18 @@ pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
     let north_row: String = (n..2 * n).rev().map(cell).collect();
     let south_row: String = (0..n).map(cell).collect();
     let mut out = String::new();
-    let _ = writeln!(out, "      {}   North", (n..2 * n).rev().map(label).collect::<String>());
+    let _ = writeln!(
+        out,
+        "      {}   North",
+        (n..2 * n).rev().map(label).collect::<String>()
+    );
     let _ = writeln!(out, "     [{north_row} ]  store {north}");
     let _ = writeln!(out, "     [{south_row} ]  store {south}");
-    let _ = writeln!(out, "      {}   South", (0..n).map(label).collect::<String>());
+    let _ = writeln!(
+        out,
+        "      {}   South",
+        (0..n).map(label).collect::<String>()
+    );
     out
 }
 
@@ -89,11 +97,23 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
                 let _ = writeln!(out, "  lap {lap}: lifts {seeds} from hole {hole}");
             }
             Event::Drop { at, .. } => drops.push(*at),
-            Event::Capture { rule, holes, seeds, to } => {
+            Event::Capture {
+                rule,
+                holes,
+                seeds,
+                to,
+            } => {
                 flush(&mut out, &mut drops);
                 let name = &rules.program.captures[*rule].name;
-                let list: Vec<String> = (0..64).filter(|p| holes >> p & 1 == 1).map(|p| p.to_string()).collect();
-                let _ = writeln!(out, "    capture \"{name}\": {seeds} from hole {} to {to}", list.join(", "));
+                let list: Vec<String> = (0..64)
+                    .filter(|p| holes >> p & 1 == 1)
+                    .map(|p| p.to_string())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    capture \"{name}\": {seeds} from hole {} to {to}",
+                    list.join(", ")
+                );
             }
             Event::GrandSlam { rule } => {
                 flush(&mut out, &mut drops);
@@ -102,7 +122,11 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
             }
             Event::Land { at, count } => {
                 flush(&mut out, &mut drops);
-                let _ = writeln!(out, "    last seed in {} (now {count})", position_name(rules, *at));
+                let _ = writeln!(
+                    out,
+                    "    last seed in {} (now {count})",
+                    position_name(rules, *at)
+                );
             }
             Event::ExtraTurn => {
                 flush(&mut out, &mut drops);
@@ -116,14 +140,22 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
     }
     flush(&mut out, &mut drops);
     if report.passes > 0 {
-        let _ = writeln!(out, "  {} pass(es): a player with no legal move", report.passes);
+        let _ = writeln!(
+            out,
+            "  {} pass(es): a player with no legal move",
+            report.passes
+        );
     }
     out
 }
 
 fn position_name(rules: &Rules, p: usize) -> String {
     if rules.geometry.is_store(p) {
-        let side = if p == rules.geometry.store(Side::South) { "south" } else { "north" };
+        let side = if p == rules.geometry.store(Side::South) {
+            "south"
+        } else {
+            "north"
+        };
         format!("{side}-store")
     } else {
         p.to_string()

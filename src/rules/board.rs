@@ -132,7 +132,11 @@ impl Geometry {
             g.next[side.index()][store(side.other())] = 0;
         }
         for p in 0..holes {
-            let step = if sowing.direction == Direction::Clockwise { 1 } else { holes - 1 };
+            let step = if sowing.direction == Direction::Clockwise {
+                1
+            } else {
+                holes - 1
+            };
             g.previous[p] = ((p + step) % holes) as u8;
             g.opposite[p] = (holes - 1 - p) as u8;
             let owner = if p < n { Side::South } else { Side::North };

@@ -26,29 +26,51 @@ pub struct CountTest {
 
 impl CountTest {
     /// Every count passes.
-    pub const ANY: CountTest = CountTest { mask: u64::MAX, from: 0 };
+    pub const ANY: CountTest = CountTest {
+        mask: u64::MAX,
+        from: 0,
+    };
 
     /// Exactly the counts in `counts`, each below 64 (the compiler checks).
     pub fn exactly(counts: &[u16]) -> CountTest {
-        let mask = counts.iter().filter(|&&c| c < 64).fold(0, |m, &c| m | 1 << c);
-        CountTest { mask, from: u16::MAX }
+        let mask = counts
+            .iter()
+            .filter(|&&c| c < 64)
+            .fold(0, |m, &c| m | 1 << c);
+        CountTest {
+            mask,
+            from: u16::MAX,
+        }
     }
 
     /// Counts of at least `n`.
     pub fn at_least(n: u16) -> CountTest {
         let mask = if n >= 64 { 0 } else { u64::MAX << n };
-        CountTest { mask, from: n.max(64) }
+        CountTest {
+            mask,
+            from: n.max(64),
+        }
     }
 
     /// Counts of at most `n`, below 64 (the compiler checks).
     pub fn at_most(n: u16) -> CountTest {
-        let mask = if n >= 63 { u64::MAX } else { (1u64 << (n + 1)) - 1 };
-        CountTest { mask, from: u16::MAX }
+        let mask = if n >= 63 {
+            u64::MAX
+        } else {
+            (1u64 << (n + 1)) - 1
+        };
+        CountTest {
+            mask,
+            from: u16::MAX,
+        }
     }
 
     /// Both tests pass.
     pub fn and(self, other: CountTest) -> CountTest {
-        CountTest { mask: self.mask & other.mask, from: self.from.max(other.from) }
+        CountTest {
+            mask: self.mask & other.mask,
+            from: self.from.max(other.from),
+        }
     }
 
     /// Whether no count passes.
@@ -102,8 +124,11 @@ pub struct Condition {
 
 impl Condition {
     /// A condition every hole meets.
-    pub const ALWAYS: Condition =
-        Condition { count: CountTest::ANY, side: SideTest::Any, opposite: OppositeTest::Any };
+    pub const ALWAYS: Condition = Condition {
+        count: CountTest::ANY,
+        side: SideTest::Any,
+        opposite: OppositeTest::Any,
+    };
 }
 
 /// What a capture takes.

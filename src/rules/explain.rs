@@ -3,8 +3,8 @@
 use std::fmt::Write;
 
 use super::{
-    Award, Condition, CountTest, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, NoMove,
-    OppositeTest, OriginSkip, Recipient, Rules, SideTest, SkipLaps, Stores, Trigger,
+    Award, Condition, CountTest, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
+    NoMove, OppositeTest, OriginSkip, Recipient, Rules, SideTest, SkipLaps, Stores, Trigger,
 };
 
 /// A plain-text account of `rules`.
@@ -19,13 +19,21 @@ pub fn explain(rules: &Rules) -> String {
     let b = &p.board;
     let _ = writeln!(o, "\nBoard");
     let uniform = b.layout.iter().all(|&n| n == b.layout[0]);
-    let seeds = if uniform { format!("{} seeds per hole", b.layout[0]) } else { format!("layout {:?}", b.layout) };
+    let seeds = if uniform {
+        format!("{} seeds per hole", b.layout[0])
+    } else {
+        format!("layout {:?}", b.layout)
+    };
     let stores = match b.stores {
         Stores::None => "no stores",
         Stores::Kept => "a store per player, never sown",
         Stores::Sown => "a store per player at the end of their row, sown by its owner",
     };
-    let _ = writeln!(o, "  2 × {} holes, {seeds} ({} in all), {stores}; {} starts", b.holes_per_row, rules.total, b.starter);
+    let _ = writeln!(
+        o,
+        "  2 × {} holes, {seeds} ({} in all), {stores}; {} starts",
+        b.holes_per_row, rules.total, b.starter
+    );
     let s = &p.sowing;
     let _ = writeln!(o, "\nSowing");
     let start = match s.lap_start {
@@ -36,8 +44,16 @@ pub fn explain(rules: &Rules) -> String {
     let _ = match s.origin_skip {
         OriginSkip::Never => writeln!(o, "  the emptied hole is sown into like any other"),
         OriginSkip::FromSeeds(n, laps) => {
-            let when = if n <= 1 { "always".to_string() } else { format!("when {n} or more seeds were lifted") };
-            let which = if laps == SkipLaps::Every { "every lap" } else { "the first lap only" };
+            let when = if n <= 1 {
+                "always".to_string()
+            } else {
+                format!("when {n} or more seeds were lifted")
+            };
+            let which = if laps == SkipLaps::Every {
+                "every lap"
+            } else {
+                "the first lap only"
+            };
             writeln!(o, "  the emptied hole is skipped {when}, on {which}")
         }
     };
@@ -46,9 +62,15 @@ pub fn explain(rules: &Rules) -> String {
         Some(c) => writeln!(o, "  relay: when the last seed of a lap lands in a hole where {}, that hole is lifted and sown on", condition(c)),
     };
     if s.store_extra_turn {
-        let _ = writeln!(o, "  a lap ending in the mover's own store gives another turn");
+        let _ = writeln!(
+            o,
+            "  a lap ending in the mover's own store gives another turn"
+        );
     }
-    let _ = writeln!(o, "\nCaptures (tried in this order; the first that applies fires)");
+    let _ = writeln!(
+        o,
+        "\nCaptures (tried in this order; the first that applies fires)"
+    );
     if p.captures.is_empty() {
         let _ = writeln!(o, "  none");
     }
@@ -59,12 +81,20 @@ pub fn explain(rules: &Rules) -> String {
             Trigger::LapEnd => "after the last seed of a lap",
             Trigger::MoveEnd => "after the last seed of the move",
         };
-        let mut what = if c.target.opposite { "the hole opposite".to_string() } else { "the hole".to_string() };
+        let mut what = if c.target.opposite {
+            "the hole opposite".to_string()
+        } else {
+            "the hole".to_string()
+        };
         if c.target.with_capturing_seed {
             what.push_str(" and the capturing seed");
         }
         if let Some(chain) = &c.target.chain {
-            let _ = write!(what, ", and the unbroken run of holes before it where {}", condition(chain));
+            let _ = write!(
+                what,
+                ", and the unbroken run of holes before it where {}",
+                condition(chain)
+            );
         }
         let to = match c.recipient {
             Recipient::Mover => "the mover",
@@ -75,14 +105,25 @@ pub fn explain(rules: &Rules) -> String {
             Effect::EndSowing => "the move ends",
             Effect::ExtraTurn => "the move ends and the mover plays again",
         };
-        let _ = writeln!(o, "  \"{}\": {when}, if {}: {what} go to {to}; {then}", c.name, condition(&c.condition));
+        let _ = writeln!(
+            o,
+            "  \"{}\": {when}, if {}: {what} go to {to}; {then}",
+            c.name,
+            condition(&c.condition)
+        );
         match c.grand_slam {
             GrandSlam::Captures => {}
             GrandSlam::CapturesNothing => {
-                let _ = writeln!(o, "    a capture that would take all the opponent's seeds takes nothing");
+                let _ = writeln!(
+                    o,
+                    "    a capture that would take all the opponent's seeds takes nothing"
+                );
             }
             GrandSlam::Forbidden => {
-                let _ = writeln!(o, "    a move whose capture would take all the opponent's seeds is illegal");
+                let _ = writeln!(
+                    o,
+                    "    a move whose capture would take all the opponent's seeds is illegal"
+                );
             }
         }
     }
@@ -92,45 +133,95 @@ pub fn explain(rules: &Rules) -> String {
             FeedJudged::FirstLap => "the first lap sows a seed into the opponent's row",
         };
         let _ = writeln!(o, "\nFeeding\n  when the opponent's row is empty, only moves after which {judged} are legal");
-        let _ = writeln!(o, "  if none is, the game ends and the board goes {}", award(f.unfeedable));
+        let _ = writeln!(
+            o,
+            "  if none is, the game ends and the board goes {}",
+            award(f.unfeedable)
+        );
     }
     let e = &p.ending;
     let _ = writeln!(o, "\nEnd");
     if let Some(l) = e.last_seeds {
         let when = match l.check {
-            LastSeedsCheck::AfterCapture => "after any capture (board and hand counted, even mid-sowing)",
+            LastSeedsCheck::AfterCapture => {
+                "after any capture (board and hand counted, even mid-sowing)"
+            }
             LastSeedsCheck::AfterMove => "when a move has ended (board counted)",
         };
-        let _ = writeln!(o, "  when at most {} seeds are in play {when}, they go {} and the game ends", l.at_most, award(l.to));
+        let _ = writeln!(
+            o,
+            "  when at most {} seeds are in play {when}, they go {} and the game ends",
+            l.at_most,
+            award(l.to)
+        );
     }
     if let Some(a) = e.majority {
         let _ = writeln!(o, "  when a player has captured more than half the seeds (or both half), the game ends; the board goes {}", award(a));
     }
     if let Some(a) = e.empty_row {
-        let _ = writeln!(o, "  when a move leaves a row empty, the game ends; the board goes {}", award(a));
+        let _ = writeln!(
+            o,
+            "  when a move leaves a row empty, the game ends; the board goes {}",
+            award(a)
+        );
     }
     let _ = match e.no_move {
         NoMove::Pass => writeln!(o, "  a player with no legal move passes; if neither can move the game ends, board to owners"),
         NoMove::EndGame(a) => writeln!(o, "  when the player to move has no legal move the game ends; the board goes {}", award(a)),
     };
-    let _ = writeln!(o, "  after {} moves the game stops; the board goes {}", e.move_cap, award(e.cap_award));
-    let _ = writeln!(o, "  the {}. occurrence of a position stops the game; the board goes {}", e.repetition, award(e.repetition_award));
+    let _ = writeln!(
+        o,
+        "  after {} moves the game stops; the board goes {}",
+        e.move_cap,
+        award(e.cap_award)
+    );
+    let _ = writeln!(
+        o,
+        "  the {}. occurrence of a position stops the game; the board goes {}",
+        e.repetition,
+        award(e.repetition_award)
+    );
     if e.unfinished_is_draw {
         let _ = writeln!(o, "  a stopped game is a draw");
     }
-    let _ = writeln!(o, "  a move whose sowing would never end {}", match e.endless {
-        Endless::Illegal => "is illegal",
-        Endless::EndsGame => "ends the game when chosen",
-        Endless::StopAtCap => "stops at the drop cap",
-    });
-    let _ = writeln!(o, "  the player who captured more wins; equal totals are a draw");
+    let _ = writeln!(
+        o,
+        "  a move whose sowing would never end {}",
+        match e.endless {
+            Endless::Illegal => "is illegal",
+            Endless::EndsGame => "ends the game when chosen",
+            Endless::StopAtCap => "stops at the drop cap",
+        }
+    );
+    let _ = writeln!(
+        o,
+        "  the player who captured more wins; equal totals are a draw"
+    );
     if let Some(m) = &p.matches {
         let _ = writeln!(o, "\nMatch");
-        let _ = writeln!(o, "  refill {} per hole from each player's first hole; unfilled holes {}; surplus: {:?}", m.refill,
-            if m.close_unfilled { "closed for the round" } else { "stay open" }, m.surplus);
-        let _ = writeln!(o, "  starter: {:?}; a total under {} loses the match; at most {} rounds", m.starter, m.lose_below, m.round_cap);
+        let _ = writeln!(
+            o,
+            "  refill {} per hole from each player's first hole; unfilled holes {}; surplus: {:?}",
+            m.refill,
+            if m.close_unfilled {
+                "closed for the round"
+            } else {
+                "stay open"
+            },
+            m.surplus
+        );
+        let _ = writeln!(
+            o,
+            "  starter: {:?}; a total under {} loses the match; at most {} rounds",
+            m.starter, m.lose_below, m.round_cap
+        );
         for r in &m.round_rules {
-            let _ = writeln!(o, "  from round {}: the last seeds go {}", r.from_round, award(r.last_seeds_to));
+            let _ = writeln!(
+                o,
+                "  from round {}: the last seeds go {}",
+                r.from_round,
+                award(r.last_seeds_to)
+            );
         }
     }
     let _ = writeln!(o, "\nReadings");
@@ -166,10 +257,16 @@ fn condition(c: &Condition) -> String {
 }
 
 fn count(t: CountTest) -> String {
-    let exact: Vec<String> = (0..64).filter(|&c| t.mask >> c & 1 == 1).map(|c: u32| c.to_string()).collect();
+    let exact: Vec<String> = (0..64)
+        .filter(|&c| t.mask >> c & 1 == 1)
+        .map(|c: u32| c.to_string())
+        .collect();
     if t.from == u16::MAX {
         format!("its count is {}", exact.join(" or "))
-    } else if let Some(first) = exact.first().filter(|_| t.mask.count_ones() as usize == exact.len() && t.mask.leading_zeros() == 0) {
+    } else if let Some(first) = exact
+        .first()
+        .filter(|_| t.mask.count_ones() as usize == exact.len() && t.mask.leading_zeros() == 0)
+    {
         format!("its count is at least {first}")
     } else {
         format!("its count is {} or at least {}", exact.join(" or "), t.from)

@@ -4,15 +4,18 @@
 //! engine reads it in the hot loop, so every lookup it needs is a precomputed table or a bit mask
 //! (see [`Geometry`]).
 
-pub mod explain;
 mod board;
 mod capture;
 mod ending;
+pub mod explain;
 mod matches;
 mod sowing;
 
 pub use board::{BoardRules, Geometry, Side, Stores, MAX_HOLES_PER_ROW, MAX_POSITIONS};
-pub use capture::{Capture, CountTest, Condition, Effect, GrandSlam, OppositeTest, Recipient, SideTest, Target, Trigger};
+pub use capture::{
+    Capture, Condition, CountTest, Effect, GrandSlam, OppositeTest, Recipient, SideTest, Target,
+    Trigger,
+};
 pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, Scoring};
 pub use matches::{MatchRules, RoundRule, Starter, Surplus};
 pub use sowing::{Direction, FeedJudged, Feeding, LapStart, OriginSkip, SkipLaps, Sowing};
@@ -40,7 +43,7 @@ pub struct Rules {
 }
 
 /// Indices into `Program::captures`, by the moment they are tried, in file order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Dispatch {
     /// After a seed that is not the last of its lap.
     pub passing: Vec<usize>,
@@ -48,16 +51,52 @@ pub struct Dispatch {
     pub lap_end: Vec<usize>,
     /// After the last seed of the move.
     pub move_end: Vec<usize>,
+    /// Counts that can satisfy some `passing` rule: a quick test that skips the rest.
+    pub passing_counts: CountTest,
+    /// Counts that can satisfy some `lap_end` rule.
+    pub lap_end_counts: CountTest,
+    /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
+    /// endless sowing, no drop cap within reach) and no forbidden grand slam.
+    pub candidates_legal: bool,
 }
 
 impl Dispatch {
-    fn new(captures: &[Capture]) -> Dispatch {
+    fn new(program: &Program) -> Dispatch {
+        let captures = &program.captures[..];
         let select = |wanted: &[Trigger]| -> Vec<usize> {
-            (0..captures.len()).filter(|&i| wanted.contains(&captures[i].trigger)).collect()
+            (0..captures.len())
+                .filter(|&i| wanted.contains(&captures[i].trigger))
+                .collect()
         };
+        let counts = |rules: &[usize]| {
+            rules.iter().fold(
+                CountTest {
+                    mask: 0,
+                    from: u16::MAX,
+                },
+                |acc, &i| {
+                    let c = captures[i].condition.count;
+                    CountTest {
+                        mask: acc.mask | c.mask,
+                        from: acc.from.min(c.from),
+                    }
+                },
+            )
+        };
+        let passing = select(&[Trigger::EveryDrop, Trigger::PassingDrop]);
+        let lap_end = select(&[Trigger::EveryDrop, Trigger::LapEnd]);
+        let total: u32 = program.board.layout.iter().map(|&n| u32::from(n)).sum();
+        let candidates_legal = program.sowing.relay.is_none()
+            && total < program.sowing.drop_cap
+            && captures
+                .iter()
+                .all(|c| c.grand_slam != GrandSlam::Forbidden);
         Dispatch {
-            passing: select(&[Trigger::EveryDrop, Trigger::PassingDrop]),
-            lap_end: select(&[Trigger::EveryDrop, Trigger::LapEnd]),
+            candidates_legal,
+            passing_counts: counts(&passing),
+            lap_end_counts: counts(&lap_end),
+            passing,
+            lap_end,
             move_end: select(&[Trigger::MoveEnd]),
         }
     }
@@ -116,9 +155,16 @@ impl Rules {
     /// tests and tools can tweak a program and rebuild.
     pub fn new(provenance: Provenance, readings: Vec<ReadingMark>, program: Program) -> Rules {
         let geometry = Geometry::new(&program.board, &program.sowing);
-        let dispatch = Dispatch::new(&program.captures);
+        let dispatch = Dispatch::new(&program);
         let total = program.board.layout.iter().map(|&n| u32::from(n)).sum();
-        Rules { provenance, readings, program, geometry, dispatch, total }
+        Rules {
+            provenance,
+            readings,
+            program,
+            geometry,
+            dispatch,
+            total,
+        }
     }
 
     /// Holes per row.
@@ -153,30 +199,65 @@ impl Rules {
 
 /// FNV-1a, 64 bit: stable across Rust versions, unlike `DefaultHasher`.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The editorial readings of `readings.md`, by number, each with the gap it fills.
 pub const READINGS: [(u8, &str); 16] = [
-    (1, "only a drop that makes a hole's count exactly 4 forms a casa"),
-    (2, "the last four are checked after every capture, counting seeds in hand"),
+    (
+        1,
+        "only a drop that makes a hole's count exactly 4 forms a casa",
+    ),
+    (
+        2,
+        "the last four are checked after every capture, counting seeds in hand",
+    ),
     (3, "a player with no seeds on their side passes"),
-    (4, "a capture with extra turn ends the sowing; the mover starts a new turn"),
-    (5, "outside a match, the capturer of the last four takes the last four"),
-    (6, "origin skipping applies to every lap; 12+ and always are the same on 2×6"),
+    (
+        4,
+        "a capture with extra turn ends the sowing; the mover starts a new turn",
+    ),
+    (
+        5,
+        "outside a match, the capturer of the last four takes the last four",
+    ),
+    (
+        6,
+        "origin skipping applies to every lap; 12+ and always are the same on 2×6",
+    ),
     (7, "no capture when the hole opposite is empty"),
-    (8, "an unfeedable opponent: the player to move takes the seeds left"),
+    (
+        8,
+        "an unfeedable opponent: the player to move takes the seeds left",
+    ),
     (9, "feeding is judged on the position after the whole move"),
-    (10, "move cap 2000 and third repetition end a game; seeds to the side owners"),
+    (
+        10,
+        "move cap 2000 and third repetition end a game; seeds to the side owners",
+    ),
     (11, "a move whose sowing never ends is illegal"),
-    (12, "match refill by fours from the first hole; unfilled holes closed"),
+    (
+        12,
+        "match refill by fours from the first hole; unfilled holes closed",
+    ),
     (13, "round winner starts; a total under 4 loses the match"),
     (14, "Hoyito III matches refill as Hoyito I (inferred)"),
-    (15, "Hoyito II reconstructed: landing four and the backward run of fours, extra turn"),
-    (16, "Ba-awa: a casa formed in passing goes to the hole's owner"),
+    (
+        15,
+        "Hoyito II reconstructed: landing four and the backward run of fours, extra turn",
+    ),
+    (
+        16,
+        "Ba-awa: a casa formed in passing goes to the hole's owner",
+    ),
 ];
 
 /// The gap a reading fills, for reports.
 pub fn reading_gloss(number: u8) -> &'static str {
-    READINGS.iter().find(|(n, _)| *n == number).map_or("", |(_, text)| text)
+    READINGS
+        .iter()
+        .find(|(n, _)| *n == number)
+        .map_or("", |(_, text)| text)
 }

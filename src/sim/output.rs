@@ -87,7 +87,9 @@ pub enum OutputError {
     #[error("`{0}` already holds a run; use --resume to finish it, or another --out")]
     Occupied(String),
     /// `--resume` on a directory whose run differs.
-    #[error("`{0}` holds a different run (other variants, agents, games or seed); it was not changed")]
+    #[error(
+        "`{0}` holds a different run (other variants, agents, games or seed); it was not changed"
+    )]
     Different(String),
     /// Shards that do not form one run.
     #[error("cannot merge: {0}")]
@@ -113,11 +115,17 @@ const RUN: &str = "run.json";
 const CHECKPOINT: &str = "checkpoint.json";
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io { path: path.display().to_string(), source }
+    move |source| OutputError::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> OutputError + '_ {
-    move |source| OutputError::Csv { path: path.display().to_string(), source }
+    move |source| OutputError::Csv {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 fn partial(dir: &Path, name: &str) -> PathBuf {
@@ -151,8 +159,14 @@ pub fn run(
         (Some(c), true) if c.run == *info => Some(c),
         (Some(_), true) => return Err(OutputError::Different(dir.display().to_string())),
         (None, true) if dir.join(RUN).exists() => {
-            let done: Option<RunInfo> = fs::read_to_string(dir.join(RUN)).ok().and_then(|t| serde_json::from_str(&t).ok());
-            return if done.as_ref() == Some(info) { Ok(Finish::Complete) } else { Err(OutputError::Different(dir.display().to_string())) };
+            let done: Option<RunInfo> = fs::read_to_string(dir.join(RUN))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok());
+            return if done.as_ref() == Some(info) {
+                Ok(Finish::Complete)
+            } else {
+                Err(OutputError::Different(dir.display().to_string()))
+            };
         }
         (_, false) if occupied => return Err(OutputError::Occupied(dir.display().to_string())),
         _ => None,
@@ -160,7 +174,11 @@ pub fn run(
     let games_path = partial(dir, GAMES);
     let moves_path = partial(dir, MOVES);
     let (mut games, mut moves, first) = match start {
-        Some(c) => (reopen(&games_path, c.games_bytes)?, reopen(&moves_path, c.moves_bytes)?, c.next),
+        Some(c) => (
+            reopen(&games_path, c.games_bytes)?,
+            reopen(&moves_path, c.moves_bytes)?,
+            c.next,
+        ),
         None => (create(&games_path)?, create(&moves_path)?, units.start),
     };
     let total = units.end - units.start;
@@ -168,15 +186,26 @@ pub fn run(
     let done = experiment.run(first..units.end, stop, |next, batch: Vec<Played>| {
         // Buffers are flushed at the end of every batch, so a file's length on disk says
         // whether its header is written yet.
-        let fresh = |w: &BufWriter<File>| w.get_ref().metadata().map(|m| m.len() == 0).unwrap_or(false);
+        let fresh = |w: &BufWriter<File>| {
+            w.get_ref()
+                .metadata()
+                .map(|m| m.len() == 0)
+                .unwrap_or(false)
+        };
         let (games_header, moves_header) = (fresh(&games), fresh(&moves));
-        let mut games_csv = csv::WriterBuilder::new().has_headers(games_header).from_writer(&mut games);
+        let mut games_csv = csv::WriterBuilder::new()
+            .has_headers(games_header)
+            .from_writer(&mut games);
         for played in &batch {
-            games_csv.serialize(&played.game).map_err(csv_error(&games_path))?;
+            games_csv
+                .serialize(&played.game)
+                .map_err(csv_error(&games_path))?;
         }
         games_csv.flush().map_err(io_error(&games_path))?;
         drop(games_csv);
-        let mut moves_csv = csv::WriterBuilder::new().has_headers(moves_header).from_writer(&mut moves);
+        let mut moves_csv = csv::WriterBuilder::new()
+            .has_headers(moves_header)
+            .from_writer(&mut moves);
         for played in &batch {
             for m in &played.moves {
                 moves_csv.serialize(m).map_err(csv_error(&moves_path))?;
@@ -189,16 +218,31 @@ pub fn run(
         let checkpoint = Checkpoint {
             run: info.clone(),
             next,
-            games_bytes: games.get_ref().metadata().map_err(io_error(&games_path))?.len(),
-            moves_bytes: moves.get_ref().metadata().map_err(io_error(&moves_path))?.len(),
+            games_bytes: games
+                .get_ref()
+                .metadata()
+                .map_err(io_error(&games_path))?
+                .len(),
+            moves_bytes: moves
+                .get_ref()
+                .metadata()
+                .map_err(io_error(&moves_path))?
+                .len(),
         };
-        write_atomically(&checkpoint_path, serde_json::to_string_pretty(&checkpoint).expect("serialisable").as_bytes())?;
+        write_atomically(
+            &checkpoint_path,
+            serde_json::to_string_pretty(&checkpoint)
+                .expect("serialisable")
+                .as_bytes(),
+        )?;
         progress(next - units.start, total);
         Ok::<(), OutputError>(())
     })?;
     drop((games, moves));
     if done < units.end {
-        return Ok(Finish::Interrupted { done: done - units.start });
+        return Ok(Finish::Interrupted {
+            done: done - units.start,
+        });
     }
     finish(dir, info)?;
     Ok(Finish::Complete)
@@ -238,7 +282,10 @@ pub fn write_summary(games: &Path, to: &Path) -> Result<(), OutputError> {
     for row in summary.rows() {
         out.serialize(row).map_err(csv_error(to))?;
     }
-    let bytes = out.into_inner().map_err(|e| OutputError::Io { path: to.display().to_string(), source: e.into_error() })?;
+    let bytes = out.into_inner().map_err(|e| OutputError::Io {
+        path: to.display().to_string(),
+        source: e.into_error(),
+    })?;
     write_atomically(to, &bytes)
 }
 
@@ -254,22 +301,42 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<RunInfo, OutputError> {
         let text = fs::read_to_string(&path).map_err(io_error(&path))?;
         let info: RunInfo = serde_json::from_str(&text)
             .map_err(|e| OutputError::Merge(format!("{}: {e}", path.display())))?;
-        let Some((k, m)) = info.shard.as_deref().and_then(|s| s.split_once('/')).and_then(|(k, m)| Some((k.parse().ok()?, m.parse().ok()?))) else {
-            return Err(OutputError::Merge(format!("{} is not a shard (no `shard` in run.json)", shard.display())));
+        let Some((k, m)) = info
+            .shard
+            .as_deref()
+            .and_then(|s| s.split_once('/'))
+            .and_then(|(k, m)| Some((k.parse().ok()?, m.parse().ok()?)))
+        else {
+            return Err(OutputError::Merge(format!(
+                "{} is not a shard (no `shard` in run.json)",
+                shard.display()
+            )));
         };
         parts.push((k, m, info, shard));
     }
     parts.sort_by_key(|p| p.0);
     let m = parts.first().map_or(0, |p| p.1);
-    let whole = parts.first().map(|p| RunInfo { shard: None, ..p.2.clone() });
+    let whole = parts.first().map(|p| RunInfo {
+        shard: None,
+        ..p.2.clone()
+    });
     let expected: Vec<u64> = (1..=m).collect();
     let got: Vec<u64> = parts.iter().map(|p| p.0).collect();
     if parts.is_empty() || got != expected || parts.iter().any(|p| p.1 != m) {
-        return Err(OutputError::Merge(format!("need shards 1..{m} of {m} exactly once, got {got:?}")));
+        return Err(OutputError::Merge(format!(
+            "need shards 1..{m} of {m} exactly once, got {got:?}"
+        )));
     }
     let whole = whole.expect("parts is not empty");
-    if parts.iter().any(|p| RunInfo { shard: None, ..p.2.clone() } != whole) {
-        return Err(OutputError::Merge("the shards come from different experiments".into()));
+    if parts.iter().any(|p| {
+        RunInfo {
+            shard: None,
+            ..p.2.clone()
+        } != whole
+    }) {
+        return Err(OutputError::Merge(
+            "the shards come from different experiments".into(),
+        ));
     }
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     if dir.join(GAMES).exists() || dir.join(RUN).exists() {
@@ -285,7 +352,11 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<RunInfo, OutputError> {
             let source = part.3.join(name);
             let text = fs::read_to_string(&source).map_err(io_error(&source))?;
             // Every shard starts with the header; keep the first one only.
-            let body = if i == 0 { text.as_str() } else { text.split_once('\n').map_or("", |(_, rest)| rest) };
+            let body = if i == 0 {
+                text.as_str()
+            } else {
+                text.split_once('\n').map_or("", |(_, rest)| rest)
+            };
             out.write_all(body.as_bytes()).map_err(io_error(&target))?;
         }
         out.flush().map_err(io_error(&target))?;
@@ -298,13 +369,18 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<RunInfo, OutputError> {
 }
 
 fn create(path: &Path) -> Result<BufWriter<File>, OutputError> {
-    File::create(path).map(BufWriter::new).map_err(io_error(path))
+    File::create(path)
+        .map(BufWriter::new)
+        .map_err(io_error(path))
 }
 
 /// Opens a partial file for appending after its last checkpointed byte, dropping anything a
 /// killed run wrote after the checkpoint.
 fn reopen(path: &Path, length: u64) -> Result<BufWriter<File>, OutputError> {
-    let mut file = OpenOptions::new().write(true).open(path).map_err(io_error(path))?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(io_error(path))?;
     file.set_len(length).map_err(io_error(path))?;
     file.seek(io::SeekFrom::End(0)).map_err(io_error(path))?;
     Ok(BufWriter::new(file))

@@ -54,18 +54,38 @@ impl Experiment {
 
     /// Plays one unit: variant-major, then pairing, then seat order, then game.
     pub fn play(&self, unit: u64) -> Played {
-        let (variant, rest) = ((unit / self.per_variant()) as usize, unit % self.per_variant());
+        let (variant, rest) = (
+            (unit / self.per_variant()) as usize,
+            unit % self.per_variant(),
+        );
         let pairing = self.pairings[(rest / (2 * self.games)) as usize];
         let seats = (rest / self.games % 2) as u8;
         let i = rest % self.games;
         let (label, rules) = &self.variants[variant];
         let game_seed = seed::game_seed(self.seed, seats, i);
-        let (south, north) = if seats == 0 { (pairing[0], pairing[1]) } else { (pairing[1], pairing[0]) };
+        let (south, north) = if seats == 0 {
+            (pairing[0], pairing[1])
+        } else {
+            (pairing[1], pairing[0])
+        };
         let (mut s, mut n) = (south.build(), north.build());
-        let players = Players { agents: [s.as_mut(), n.as_mut()], names: [south.to_string(), north.to_string()] };
+        let players = Players {
+            agents: [s.as_mut(), n.as_mut()],
+            names: [south.to_string(), north.to_string()],
+        };
         let mut moves = Vec::new();
-        let record = play_game(rules, label, players, rest, game_seed, self.record_moves.then_some(&mut moves));
-        Played { game: record, moves }
+        let record = play_game(
+            rules,
+            label,
+            players,
+            rest,
+            game_seed,
+            self.record_moves.then_some(&mut moves),
+        );
+        Played {
+            game: record,
+            moves,
+        }
     }
 
     /// Plays `units` in batches on the current rayon pool, handing each batch, in unit order,

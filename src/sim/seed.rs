@@ -20,7 +20,9 @@ pub fn game_seed(master: u64, seats: u8, index: u64) -> u64 {
 
 /// The random stream of one side's agent in a game.
 pub fn agent_rng(game_seed: u64, agent: usize) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(mix(game_seed ^ (agent as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93)))
+    ChaCha8Rng::seed_from_u64(mix(
+        game_seed ^ (agent as u64 + 1).wrapping_mul(0xd6e8_feb8_6659_fd93)
+    ))
 }
 
 #[cfg(test)]

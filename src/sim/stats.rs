@@ -19,8 +19,16 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / denominator;
     let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
     // At the boundaries the interval ends exactly at 0 or 1 (no rounding residue).
-    let low = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if k as f64 == n { 1.0 } else { (centre + half).min(1.0) };
+    let low = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k as f64 == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     (p, low, high)
 }
 
@@ -29,7 +37,10 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64, f64) {
 pub fn normal_tail(z: f64) -> f64 {
     let x = z.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let poly = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     let erfc = poly * (-x * x).exp();
     if z >= 0.0 {
         erfc / 2.0
@@ -78,7 +89,12 @@ struct Group {
 impl Summary {
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
-        let key = (r.variant.clone(), r.rules_hash.clone(), r.south_agent.clone(), r.north_agent.clone());
+        let key = (
+            r.variant.clone(),
+            r.rules_hash.clone(),
+            r.south_agent.clone(),
+            r.north_agent.clone(),
+        );
         let i = match self.groups.iter().position(|g| g.key == key) {
             Some(i) => i,
             None => {
@@ -134,7 +150,8 @@ impl Summary {
                 let (south_rate, south_low, south_high) = wilson(g.wins[0], n, Z95);
                 let (north_rate, north_low, north_high) = wilson(g.wins[1], n, Z95);
                 let (draw_rate, draw_low, draw_high) = wilson(g.wins[2], n, Z95);
-                let (first_mover_rate, first_mover_low, first_mover_high) = wilson(g.first_mover_wins, n, Z95);
+                let (first_mover_rate, first_mover_low, first_mover_high) =
+                    wilson(g.first_mover_wins, n, Z95);
                 SummaryRecord {
                     variant: g.key.0.clone(),
                     rules_hash: g.key.1.clone(),
@@ -205,7 +222,10 @@ mod tests {
     fn wilson_interval_matches_published_values() {
         // Newcombe (1998), Table I: 81/263 → 0.2553 to 0.3662; 15/148 → 0.0624 to 0.1605.
         let (p, lo, hi) = wilson(81, 263, Z95);
-        assert!(close(p, 0.307_985) && close(lo, 0.2553) && close(hi, 0.3662), "{lo} {hi}");
+        assert!(
+            close(p, 0.307_985) && close(lo, 0.2553) && close(hi, 0.3662),
+            "{lo} {hi}"
+        );
         let (_, lo, hi) = wilson(15, 148, Z95);
         assert!(close(lo, 0.0624) && close(hi, 0.1605), "{lo} {hi}");
         // 0 of 10: the interval still has width.

@@ -10,17 +10,29 @@ fn check_accepts_every_shipped_variant() {
         .unwrap()
         .map(|e| format!("variants/{}", e.unwrap().file_name().to_string_lossy()))
         .collect();
-    sowlab().arg("check").args(&files).assert().success().stdout(predicate::str::contains("ok  variants/hoyito-i.sow"));
+    sowlab()
+        .arg("check")
+        .args(&files)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok  variants/hoyito-i.sow"));
 }
 
 #[test]
 fn check_fails_with_exit_code_1_on_a_missing_file() {
-    sowlab().args(["check", "variants/no-such.sow"]).assert().code(1).stderr(predicate::str::contains("no-such.sow"));
+    sowlab()
+        .args(["check", "variants/no-such.sow"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no-such.sow"));
 }
 
 #[test]
 fn trace_json_prints_one_state_per_move_in_the_documented_shape() {
-    let out = sowlab().args(["trace", "variants/hoyito-i.sow", "--moves", "0,6", "--json"]).assert().success();
+    let out = sowlab()
+        .args(["trace", "variants/hoyito-i.sow", "--moves", "0,6", "--json"])
+        .assert()
+        .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
@@ -36,7 +48,9 @@ fn trace_refuses_an_illegal_move_with_one_line_and_exit_code_2() {
         .args(["trace", "variants/hoyito-i.sow", "--moves", "7", "--json"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("move 1: hole 7 cannot be played: it is not the mover's hole"))
+        .stderr(predicate::str::contains(
+            "move 1: hole 7 cannot be played: it is not the mover's hole",
+        ))
         .stderr(predicate::function(|s: &str| s.lines().count() == 1));
 }
 
@@ -44,7 +58,17 @@ fn trace_refuses_an_illegal_move_with_one_line_and_exit_code_2() {
 fn trace_random_is_reproducible_for_a_seed_and_honours_set() {
     let run = |seed: &str| {
         let out = sowlab()
-            .args(["trace", "variants/hoyito-i.sow", "--random", "50", "--seed", seed, "--json", "--set", "holes=9"])
+            .args([
+                "trace",
+                "variants/hoyito-i.sow",
+                "--random",
+                "50",
+                "--seed",
+                seed,
+                "--json",
+                "--set",
+                "holes=9",
+            ])
             .assert()
             .success();
         String::from_utf8(out.get_output().stdout.clone()).unwrap()
@@ -59,10 +83,19 @@ fn trace_random_is_reproducible_for_a_seed_and_honours_set() {
 #[test]
 fn a_bad_setting_is_a_one_line_error_not_a_panic() {
     sowlab()
-        .args(["trace", "variants/hoyito-i.sow", "--random", "5", "--set", "holes=99"])
+        .args([
+            "trace",
+            "variants/hoyito-i.sow",
+            "--random",
+            "5",
+            "--set",
+            "holes=99",
+        ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("holes per row must be between 1 and 16, not 99"));
+        .stderr(predicate::str::contains(
+            "holes per row must be between 1 and 16, not 99",
+        ));
 }
 
 #[test]
@@ -72,5 +105,7 @@ fn explain_lists_the_readings_a_variant_rests_on() {
         .assert()
         .success()
         .stdout(predicate::str::contains("R4"))
-        .stdout(predicate::str::contains("the move ends and the mover plays again"));
+        .stdout(predicate::str::contains(
+            "the move ends and the mover plays again",
+        ));
 }

@@ -40,10 +40,19 @@ fn variants() -> &'static [Variant] {
         files
             .into_iter()
             .map(|file| {
-                let name = file.file_stem().expect("a name").to_string_lossy().into_owned();
+                let name = file
+                    .file_stem()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned();
                 let text = std::fs::read_to_string(&file).expect("a readable variant");
                 let rules = util::variant(&name);
-                Variant { name, file, text, rules }
+                Variant {
+                    name,
+                    file,
+                    text,
+                    rules,
+                }
             })
             .collect()
     })
@@ -54,16 +63,27 @@ const MOVE_CAP: u32 = 2000;
 
 /// The config for properties that play whole games of every variant.
 fn game_config() -> ProptestConfig {
-    ProptestConfig { cases: cases(32), failure_persistence: None, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: cases(32),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 /// The config for properties of the front end (cheap cases).
 fn text_config() -> ProptestConfig {
-    ProptestConfig { cases: cases(256), failure_persistence: None, ..ProptestConfig::default() }
+    ProptestConfig {
+        cases: cases(256),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
 }
 
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Picks among the legal holes: first from a fixed prefix, then from a seeded stream.
@@ -75,7 +95,11 @@ struct Chooser {
 
 impl Chooser {
     fn new(seed: u64, prefix: Vec<u32>) -> Chooser {
-        Chooser { prefix, next: 0, rng: ChaCha8Rng::seed_from_u64(seed) }
+        Chooser {
+            prefix,
+            next: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 
     fn pick(&mut self, legal: &[usize]) -> usize {
@@ -98,7 +122,12 @@ struct Snapshot {
 }
 
 fn snapshot(game: &Game<'_>) -> Snapshot {
-    Snapshot { position: *game.position(), to_move: game.to_move(), outcome: game.outcome(), stats: *game.stats() }
+    Snapshot {
+        position: *game.position(),
+        to_move: game.to_move(),
+        outcome: game.outcome(),
+        stats: *game.stats(),
+    }
 }
 
 fn seeds_in_play(position: &Position) -> u32 {
@@ -125,25 +154,63 @@ fn play_checked(v: &Variant, seed: u64, prefix: Vec<u32>) -> Result<Vec<JsonStat
     let mut game = Game::new(rules);
     let mut chooser = Chooser::new(seed, prefix);
     let mut states = Vec::new();
-    prop_assert_eq!(seeds_in_play(game.position()), total, "{}: at the start", name);
+    prop_assert_eq!(
+        seeds_in_play(game.position()),
+        total,
+        "{}: at the start",
+        name
+    );
     let mut turn = 0u32;
     while !game.is_over() {
-        prop_assert!(turn < MOVE_CAP, "{}: still going after {} moves", name, turn);
+        prop_assert!(
+            turn < MOVE_CAP,
+            "{}: still going after {} moves",
+            name,
+            turn
+        );
         let mover = game.to_move();
-        prop_assert!(mover.is_some(), "{}: move {}: not over, but nobody to move", name, turn + 1);
+        prop_assert!(
+            mover.is_some(),
+            "{}: move {}: not over, but nobody to move",
+            name,
+            turn + 1
+        );
         let mover = mover.unwrap_or(Side::South);
         let legal = game.legal_moves();
-        prop_assert!(!legal.is_empty(), "{}: move {}: not over, but no legal move", name, turn + 1);
-        prop_assert!(legal.windows(2).all(|w| w[0] < w[1]), "{}: legal moves not ascending: {:?}", name, legal);
+        prop_assert!(
+            !legal.is_empty(),
+            "{}: move {}: not over, but no legal move",
+            name,
+            turn + 1
+        );
+        prop_assert!(
+            legal.windows(2).all(|w| w[0] < w[1]),
+            "{}: legal moves not ascending: {:?}",
+            name,
+            legal
+        );
         for &hole in &legal {
-            prop_assert!(hole < holes && rules.geometry.owner(hole) == mover, "{}: {} is not {}'s hole", name, hole, mover);
+            prop_assert!(
+                hole < holes && rules.geometry.owner(hole) == mover,
+                "{}: {} is not {}'s hole",
+                name,
+                hole,
+                mover
+            );
         }
 
         let before = snapshot(&game);
         let off_board = [holes, holes + 1, 63, 64, 1000, usize::MAX];
         for hole in (0..holes).filter(|h| !legal.contains(h)).chain(off_board) {
             match game.play(hole) {
-                Ok(report) => prop_assert!(false, "{}: move {}: hole {} is not legal but played: {:?}", name, turn + 1, hole, report),
+                Ok(report) => prop_assert!(
+                    false,
+                    "{}: move {}: hole {} is not legal but played: {:?}",
+                    name,
+                    turn + 1,
+                    hole,
+                    report
+                ),
                 Err(e) => {
                     prop_assert_eq!(e.hole, hole);
                     if hole >= holes {
@@ -151,23 +218,78 @@ fn play_checked(v: &Variant, seed: u64, prefix: Vec<u32>) -> Result<Vec<JsonStat
                     }
                 }
             }
-            prop_assert_eq!(&snapshot(&game), &before, "{}: move {}: refusing hole {} changed the game", name, turn + 1, hole);
+            prop_assert_eq!(
+                &snapshot(&game),
+                &before,
+                "{}: move {}: refusing hole {} changed the game",
+                name,
+                turn + 1,
+                hole
+            );
         }
-        prop_assert_eq!(game.legal_moves(), legal.clone(), "{}: refusals changed the legal moves", name);
+        prop_assert_eq!(
+            game.legal_moves(),
+            legal.clone(),
+            "{}: refusals changed the legal moves",
+            name
+        );
 
         let hole = chooser.pick(&legal);
         let mut traced = game.clone();
         let report = game.play(hole);
-        prop_assert!(report.is_ok(), "{}: move {}: legal hole {} refused: {:?}", name, turn + 1, hole, report);
+        prop_assert!(
+            report.is_ok(),
+            "{}: move {}: legal hole {} refused: {:?}",
+            name,
+            turn + 1,
+            hole,
+            report
+        );
         let mut events: Vec<Event> = Vec::new();
         let traced_report = traced.play_traced(hole, &mut events);
-        prop_assert_eq!(&traced_report, &report, "{}: move {}: play_traced disagrees with play", name, turn + 1);
-        prop_assert_eq!(snapshot(&traced), snapshot(&game), "{}: move {}: play_traced left another game", name, turn + 1);
+        prop_assert_eq!(
+            &traced_report,
+            &report,
+            "{}: move {}: play_traced disagrees with play",
+            name,
+            turn + 1
+        );
+        prop_assert_eq!(
+            snapshot(&traced),
+            snapshot(&game),
+            "{}: move {}: play_traced left another game",
+            name,
+            turn + 1
+        );
         let report = report.unwrap_or_default();
-        let drops = events.iter().filter(|e| matches!(e, Event::Drop { .. })).count();
-        let captured: u32 = events.iter().map(|e| if let Event::Capture { seeds, .. } = e { u32::from(*seeds) } else { 0 }).sum();
-        prop_assert_eq!(drops as u32, report.sown, "{}: move {}: drop events vs report", name, turn + 1);
-        prop_assert_eq!(captured, report.captured, "{}: move {}: capture events vs report", name, turn + 1);
+        let drops = events
+            .iter()
+            .filter(|e| matches!(e, Event::Drop { .. }))
+            .count();
+        let captured: u32 = events
+            .iter()
+            .map(|e| {
+                if let Event::Capture { seeds, .. } = e {
+                    u32::from(*seeds)
+                } else {
+                    0
+                }
+            })
+            .sum();
+        prop_assert_eq!(
+            drops as u32,
+            report.sown,
+            "{}: move {}: drop events vs report",
+            name,
+            turn + 1
+        );
+        prop_assert_eq!(
+            captured,
+            report.captured,
+            "{}: move {}: capture events vs report",
+            name,
+            turn + 1
+        );
         prop_assert_eq!(report.side, Some(mover));
 
         turn += 1;
@@ -193,17 +315,45 @@ fn check_end(v: &Variant, game: &mut Game<'_>, turn: u32) -> Result<(), TestCase
     let rules = &v.rules;
     let outcome = game.outcome();
     prop_assert!(outcome.is_some(), "{}: over without an outcome", name);
-    let Some(outcome) = outcome else { return Ok(()) };
-    prop_assert_eq!(game.to_move(), None, "{}: over, yet someone is to move", name);
-    prop_assert!(game.legal_moves().is_empty(), "{}: over, yet moves are legal", name);
+    let Some(outcome) = outcome else {
+        return Ok(());
+    };
+    prop_assert_eq!(
+        game.to_move(),
+        None,
+        "{}: over, yet someone is to move",
+        name
+    );
+    prop_assert!(
+        game.legal_moves().is_empty(),
+        "{}: over, yet moves are legal",
+        name
+    );
     for hole in 0..rules.holes() {
         let refusal = game.play(hole).map_err(|e| e.reason);
-        prop_assert_eq!(refusal, Err(Refusal::GameOver), "{}: hole {} after the end", name, hole);
+        prop_assert_eq!(
+            refusal,
+            Err(Refusal::GameOver),
+            "{}: hole {} after the end",
+            name,
+            hole
+        );
     }
     let position = game.position();
-    prop_assert!(position.board().iter().all(|&n| n == 0), "{}: over ({:?}) with seeds on the board: {:?}", name, outcome, position);
+    prop_assert!(
+        position.board().iter().all(|&n| n == 0),
+        "{}: over ({:?}) with seeds on the board: {:?}",
+        name,
+        outcome,
+        position
+    );
     let [south, north] = position.stores();
-    prop_assert_eq!(u32::from(south) + u32::from(north), rules.total_seeds(), "{}: stores at the end", name);
+    prop_assert_eq!(
+        u32::from(south) + u32::from(north),
+        rules.total_seeds(),
+        "{}: stores at the end",
+        name
+    );
     let unfinished = matches!(outcome.reason, EndReason::Cap | EndReason::Repetition);
     let expected = if unfinished && rules.program.ending.unfinished_is_draw {
         None
@@ -214,11 +364,31 @@ fn check_end(v: &Variant, game: &mut Game<'_>, turn: u32) -> Result<(), TestCase
             std::cmp::Ordering::Equal => None,
         }
     };
-    prop_assert_eq!(outcome.winner, expected, "{}: winner {:?} with stores {} – {} ({:?})", name, outcome.winner, south, north, outcome.reason);
+    prop_assert_eq!(
+        outcome.winner,
+        expected,
+        "{}: winner {:?} with stores {} – {} ({:?})",
+        name,
+        outcome.winner,
+        south,
+        north,
+        outcome.reason
+    );
     prop_assert_eq!(game.stats().moves, turn, "{}: moves counted", name);
-    prop_assert!(turn <= rules.program.ending.move_cap, "{}: {} moves past the cap {}", name, turn, rules.program.ending.move_cap);
+    prop_assert!(
+        turn <= rules.program.ending.move_cap,
+        "{}: {} moves past the cap {}",
+        name,
+        turn,
+        rules.program.ending.move_cap
+    );
     if outcome.reason == EndReason::Cap {
-        prop_assert_eq!(turn, rules.program.ending.move_cap, "{}: ended by the cap early", name);
+        prop_assert_eq!(
+            turn,
+            rules.program.ending.move_cap,
+            "{}: ended by the cap early",
+            name
+        );
     }
     Ok(())
 }
@@ -243,7 +413,11 @@ fn play_plain(v: &Variant, seed: u64, prefix: Vec<u32>) -> Vec<JsonState> {
 fn every_shipped_variant_caps_its_games() {
     for v in variants() {
         let cap = v.rules.program.ending.move_cap;
-        assert!(cap <= MOVE_CAP, "{}: move cap {cap} is past the test's bound {MOVE_CAP}", v.name);
+        assert!(
+            cap <= MOVE_CAP,
+            "{}: move cap {cap} is past the test's bound {MOVE_CAP}",
+            v.name
+        );
     }
 }
 
@@ -319,12 +493,22 @@ fn compile_tweak(name: &str, text: &str) -> Variant {
     let dir = util::path("variants");
     let rules = sowlab::lang::compile_text("tweak.sow", text, &dir)
         .unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render(false)));
-    Variant { name: name.to_string(), file: dir.join("tweak.sow"), text: text.to_string(), rules }
+    Variant {
+        name: name.to_string(),
+        file: dir.join("tweak.sow"),
+        text: text.to_string(),
+        rules,
+    }
 }
 
 fn tweaked() -> &'static [Variant] {
     static TWEAKED: OnceLock<Vec<Variant>> = OnceLock::new();
-    TWEAKED.get_or_init(|| TWEAKS.iter().map(|(name, text)| compile_tweak(name, text)).collect())
+    TWEAKED.get_or_init(|| {
+        TWEAKS
+            .iter()
+            .map(|(name, text)| compile_tweak(name, text))
+            .collect()
+    })
 }
 
 proptest! {
@@ -347,10 +531,19 @@ proptest! {
 #[test]
 #[ignore = "bug in src/: play_traced refuses the endless moves that legal_moves() offers"]
 fn endless_moves_that_end_the_game_can_be_traced() {
-    let v = compile_tweak("ayoayo, endless moves end the game", "extends \"ayoayo.sow\"\nend { endless moves: end the game }\n");
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: cases(64), ..game_config() });
+    let v = compile_tweak(
+        "ayoayo, endless moves end the game",
+        "extends \"ayoayo.sow\"\nend { endless moves: end the game }\n",
+    );
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: cases(64),
+        ..game_config()
+    });
     runner
-        .run(&(any::<u64>(), prop::collection::vec(any::<u32>(), 0..8)), |(seed, prefix)| play_checked(&v, seed, prefix).map(drop))
+        .run(
+            &(any::<u64>(), prop::collection::vec(any::<u32>(), 0..8)),
+            |(seed, prefix)| play_checked(&v, seed, prefix).map(drop),
+        )
         .unwrap();
     // The reproducer: the choices `sowlab trace --random N --seed 215` makes; move 18 fails.
     let mut game = Game::new(&v.rules);
@@ -375,7 +568,11 @@ fn trace_json_is_deterministic_and_matches_the_library() {
         let args = ["trace", &file, "--random", "200", "--seed", "5", "--json"];
         let first = util::sowlab().args(args).output().expect("sowlab runs");
         let second = util::sowlab().args(args).output().expect("sowlab runs");
-        assert!(first.status.success(), "{file}: {}", String::from_utf8_lossy(&first.stderr));
+        assert!(
+            first.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&first.stderr)
+        );
         assert_eq!(first.stdout, second.stdout, "{file}: two runs differ");
 
         let mut game = Game::new(&v.rules);
@@ -404,31 +601,214 @@ fn trace_json_is_deterministic_and_matches_the_library() {
 /// Words of the language, and a few tokens around them, for text that gets past the first
 /// line of the grammar.
 const VOCABULARY: &[&str] = &[
-    "extends", "game", "board", "sowing", "capture", "no", "feeding", "end", "match", "{", "}", ":", ",", "\"casa\"",
-    "\"\"", "\"hoyito-i.sow\"", "\"x\\\"y\"", "holes", "seeds", "layout", "stores", "starter", "per", "row", "hole",
-    "none", "kept", "sown", "south", "north", "direction", "counterclockwise", "clockwise", "laps", "start", "next",
-    "lifted", "skip", "origin", "never", "always", "from", "on", "every", "first", "lap", "relay", "when", "extra",
-    "turn", "in", "own", "store", "drop", "cap", "but", "the", "last", "of", "a", "move", "if", "take", "opposite",
-    "and", "capturing", "seed", "backward", "while", "to", "mover", "owner", "then", "continues", "ends", "grand",
-    "slam", "captures", "nothing", "forbidden", "count", "is", "or", "at", "least", "most", "was", "empty",
-    "occupied", "side", "opponent", "judged", "after", "unfeedable", "seeds", "each", "majority", "owners",
-    "pass", "repetition", "unfinished", "scored", "by", "totals", "draw", "endless", "moves", "illegal", "stop",
-    "winner", "captured", "capturer", "player", "previous", "nobody", "split", "refill", "unfilled", "holes",
-    "closed", "open", "surplus", "reserve", "round", "loser", "alternate", "lose", "below", "reading", "R1", "R7",
-    "R0", "R16", "R17", "R255", "R256", "R99999", "0", "1", "2", "3", "4", "6", "12", "16", "17", "63", "64", "99",
-    "100", "1000", "60001", "65535", "65536", "4294967295", "4294967296", "99999999999999999999999", "#", "\n",
-    "source", "sorce", "note", "aliases", "\u{feff}", "é", "\t",
+    "extends",
+    "game",
+    "board",
+    "sowing",
+    "capture",
+    "no",
+    "feeding",
+    "end",
+    "match",
+    "{",
+    "}",
+    ":",
+    ",",
+    "\"casa\"",
+    "\"\"",
+    "\"hoyito-i.sow\"",
+    "\"x\\\"y\"",
+    "holes",
+    "seeds",
+    "layout",
+    "stores",
+    "starter",
+    "per",
+    "row",
+    "hole",
+    "none",
+    "kept",
+    "sown",
+    "south",
+    "north",
+    "direction",
+    "counterclockwise",
+    "clockwise",
+    "laps",
+    "start",
+    "next",
+    "lifted",
+    "skip",
+    "origin",
+    "never",
+    "always",
+    "from",
+    "on",
+    "every",
+    "first",
+    "lap",
+    "relay",
+    "when",
+    "extra",
+    "turn",
+    "in",
+    "own",
+    "store",
+    "drop",
+    "cap",
+    "but",
+    "the",
+    "last",
+    "of",
+    "a",
+    "move",
+    "if",
+    "take",
+    "opposite",
+    "and",
+    "capturing",
+    "seed",
+    "backward",
+    "while",
+    "to",
+    "mover",
+    "owner",
+    "then",
+    "continues",
+    "ends",
+    "grand",
+    "slam",
+    "captures",
+    "nothing",
+    "forbidden",
+    "count",
+    "is",
+    "or",
+    "at",
+    "least",
+    "most",
+    "was",
+    "empty",
+    "occupied",
+    "side",
+    "opponent",
+    "judged",
+    "after",
+    "unfeedable",
+    "seeds",
+    "each",
+    "majority",
+    "owners",
+    "pass",
+    "repetition",
+    "unfinished",
+    "scored",
+    "by",
+    "totals",
+    "draw",
+    "endless",
+    "moves",
+    "illegal",
+    "stop",
+    "winner",
+    "captured",
+    "capturer",
+    "player",
+    "previous",
+    "nobody",
+    "split",
+    "refill",
+    "unfilled",
+    "holes",
+    "closed",
+    "open",
+    "surplus",
+    "reserve",
+    "round",
+    "loser",
+    "alternate",
+    "lose",
+    "below",
+    "reading",
+    "R1",
+    "R7",
+    "R0",
+    "R16",
+    "R17",
+    "R255",
+    "R256",
+    "R99999",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "6",
+    "12",
+    "16",
+    "17",
+    "63",
+    "64",
+    "99",
+    "100",
+    "1000",
+    "60001",
+    "65535",
+    "65536",
+    "4294967295",
+    "4294967296",
+    "99999999999999999999999",
+    "#",
+    "\n",
+    "source",
+    "sorce",
+    "note",
+    "aliases",
+    "\u{feff}",
+    "é",
+    "\t",
 ];
 
 /// Numbers that sit on the edges of the ranges the compiler checks.
 const EDGE_NUMBERS: &[&str] = &[
-    "0", "1", "2", "3", "4", "5", "15", "16", "17", "48", "49", "62", "63", "64", "65", "99", "100", "999", "1000",
-    "1001", "60000", "60001", "65535", "65536", "4294967295", "4294967296", "18446744073709551616",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "15",
+    "16",
+    "17",
+    "48",
+    "49",
+    "62",
+    "63",
+    "64",
+    "65",
+    "99",
+    "100",
+    "999",
+    "1000",
+    "1001",
+    "60000",
+    "60001",
+    "65535",
+    "65536",
+    "4294967295",
+    "4294967296",
+    "18446744073709551616",
 ];
 
 fn soup() -> impl Strategy<Value = String> {
-    prop::collection::vec((prop::sample::select(VOCABULARY), prop::sample::select(&[" ", " ", "\n", "", "  "][..])), 0..80)
-        .prop_map(|words| words.into_iter().flat_map(|(w, sep)| [w, sep]).collect())
+    prop::collection::vec(
+        (
+            prop::sample::select(VOCABULARY),
+            prop::sample::select(&[" ", " ", "\n", "", "  "][..]),
+        ),
+        0..80,
+    )
+    .prop_map(|words| words.into_iter().flat_map(|(w, sep)| [w, sep]).collect())
 }
 
 /// A shipped file with a range of characters deleted, replaced or inserted into.
@@ -439,46 +819,61 @@ fn mutation() -> impl Strategy<Value = (usize, String)> {
         any::<String>(),
         "[ -~\n]{0,12}",
     ];
-    (any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0..24usize, insert).prop_map(|(which, at, len, insert)| {
-        let variants = variants();
-        let v = &variants[which.index(variants.len())];
-        let chars: Vec<char> = v.text.chars().collect();
-        let start = at.index(chars.len() + 1);
-        let end = (start + len).min(chars.len());
-        let text: String = chars[..start].iter().chain(insert.chars().collect::<Vec<_>>().iter()).chain(&chars[end..]).collect();
-        (which.index(variants.len()), text)
-    })
+    (
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+        0..24usize,
+        insert,
+    )
+        .prop_map(|(which, at, len, insert)| {
+            let variants = variants();
+            let v = &variants[which.index(variants.len())];
+            let chars: Vec<char> = v.text.chars().collect();
+            let start = at.index(chars.len() + 1);
+            let end = (start + len).min(chars.len());
+            let text: String = chars[..start]
+                .iter()
+                .chain(insert.chars().collect::<Vec<_>>().iter())
+                .chain(&chars[end..])
+                .collect();
+            (which.index(variants.len()), text)
+        })
 }
 
 /// A shipped file with one of its numbers replaced by one on the edge of a range.
 fn renumbered() -> impl Strategy<Value = (usize, String)> {
-    (any::<prop::sample::Index>(), any::<prop::sample::Index>(), prop::sample::select(EDGE_NUMBERS)).prop_map(|(which, nth, number)| {
-        let variants = variants();
-        let i = which.index(variants.len());
-        let text = &variants[i].text;
-        let numbers: Vec<(usize, usize)> = {
-            let bytes = text.as_bytes();
-            let mut spans = Vec::new();
-            let mut k = 0;
-            while k < bytes.len() {
-                if bytes[k].is_ascii_digit() {
-                    let start = k;
-                    while k < bytes.len() && bytes[k].is_ascii_digit() {
+    (
+        any::<prop::sample::Index>(),
+        any::<prop::sample::Index>(),
+        prop::sample::select(EDGE_NUMBERS),
+    )
+        .prop_map(|(which, nth, number)| {
+            let variants = variants();
+            let i = which.index(variants.len());
+            let text = &variants[i].text;
+            let numbers: Vec<(usize, usize)> = {
+                let bytes = text.as_bytes();
+                let mut spans = Vec::new();
+                let mut k = 0;
+                while k < bytes.len() {
+                    if bytes[k].is_ascii_digit() {
+                        let start = k;
+                        while k < bytes.len() && bytes[k].is_ascii_digit() {
+                            k += 1;
+                        }
+                        spans.push((start, k));
+                    } else {
                         k += 1;
                     }
-                    spans.push((start, k));
-                } else {
-                    k += 1;
                 }
+                spans
+            };
+            if numbers.is_empty() {
+                return (i, text.clone());
             }
-            spans
-        };
-        if numbers.is_empty() {
-            return (i, text.clone());
-        }
-        let (start, end) = numbers[nth.index(numbers.len())];
-        (i, format!("{}{number}{}", &text[..start], &text[end..]))
-    })
+            let (start, end) = numbers[nth.index(numbers.len())];
+            (i, format!("{}{number}{}", &text[..start], &text[end..]))
+        })
 }
 
 /// Compiles `text` as if it were a file in `dir`; must not panic. If it compiles, a short game
@@ -497,14 +892,23 @@ fn compiles_or_errs(name: &str, text: &str, dir: &Path) -> Result<(), TestCaseEr
                 if game.play_random(&mut rng).is_none() {
                     break;
                 }
-                prop_assert_eq!(seeds_in_play(game.position()), rules.total_seeds(), "conservation in a compiled variant:\n{}", text);
+                prop_assert_eq!(
+                    seeds_in_play(game.position()),
+                    rules.total_seeds(),
+                    "conservation in a compiled variant:\n{}",
+                    text
+                );
             }
         }
         Err(errors) => {
             prop_assert!(!errors.0.is_empty(), "Err without an error for {:?}", text);
             // Rendering must not panic either, and must name where.
             let rendered = errors.render(false);
-            prop_assert!(rendered.contains("╭─["), "a report without a location:\n{}", rendered);
+            prop_assert!(
+                rendered.contains("╭─["),
+                "a report without a location:\n{}",
+                rendered
+            );
         }
     }
     Ok(())

@@ -83,16 +83,41 @@ fn compare(rules: &Rules, games: u64, mut fresh: impl FnMut() -> Box<dyn Referen
         let mut turn = 0;
         loop {
             let context = || format!("{} game {g} after {turn} moves", rules.provenance.name);
-            assert_eq!(ours.position().board(), theirs.board().as_slice(), "board, {}", context());
-            assert_eq!(ours.position().stores(), theirs.store(), "stores, {}", context());
+            assert_eq!(
+                ours.position().board(),
+                theirs.board().as_slice(),
+                "board, {}",
+                context()
+            );
+            assert_eq!(
+                ours.position().stores(),
+                theirs.store(),
+                "stores, {}",
+                context()
+            );
             assert_eq!(ours.is_over(), theirs.is_over(), "over, {}", context());
             if ours.is_over() {
                 let outcome = ours.outcome().unwrap();
-                assert_eq!(Some(outcome.winner), theirs.winner().map(|w| w.map(side)), "winner, {}", context());
-                assert_eq!(Some(outcome.reason.class()), theirs.end_reason().map(reason), "end reason, {}", context());
+                assert_eq!(
+                    Some(outcome.winner),
+                    theirs.winner().map(|w| w.map(side)),
+                    "winner, {}",
+                    context()
+                );
+                assert_eq!(
+                    Some(outcome.reason.class()),
+                    theirs.end_reason().map(reason),
+                    "end reason, {}",
+                    context()
+                );
                 break;
             }
-            assert_eq!(ours.to_move(), Some(side(theirs.to_move())), "to move, {}", context());
+            assert_eq!(
+                ours.to_move(),
+                Some(side(theirs.to_move())),
+                "to move, {}",
+                context()
+            );
             let legal = ours.legal_moves();
             assert_eq!(legal, theirs.legal_moves(), "legal moves, {}", context());
             let hole = legal[rng.gen_range(0..legal.len())];
@@ -116,16 +141,24 @@ fn scaled(games: u64) -> u64 {
 
 #[test]
 fn hoyito_i_matches_the_hand_written_implementation_on_six_holes() {
-    compare(&variant("hoyito-i"), scaled(3000), || Box::new(reference::hoyito_i::Game::new(6)));
+    compare(&variant("hoyito-i"), scaled(3000), || {
+        Box::new(reference::hoyito_i::Game::new(6))
+    });
 }
 
 #[test]
 fn hoyito_i_matches_the_hand_written_implementation_on_nine_and_twelve_holes() {
-    compare(&variant("hoyito-i-9"), scaled(500), || Box::new(reference::hoyito_i::Game::new(9)));
-    compare(&variant("hoyito-i-12"), scaled(150), || Box::new(reference::hoyito_i::Game::new(12)));
+    compare(&variant("hoyito-i-9"), scaled(500), || {
+        Box::new(reference::hoyito_i::Game::new(9))
+    });
+    compare(&variant("hoyito-i-12"), scaled(150), || {
+        Box::new(reference::hoyito_i::Game::new(12))
+    });
 }
 
 #[test]
 fn oware_matches_the_hand_written_implementation() {
-    compare(&variant("oware"), scaled(3000), || Box::new(reference::oware::Game::new(6)));
+    compare(&variant("oware"), scaled(3000), || {
+        Box::new(reference::oware::Game::new(6))
+    });
 }

@@ -17,7 +17,13 @@ const FILES: [&str; 4] = ["games.csv", "moves.csv", "summary.csv", "run.json"];
 
 fn simulate(out: &Path, extra: &[&str]) {
     sowlab()
-        .args(["simulate", "variants/hoyito-i.sow", "variants/oware.sow", "--games", "350"])
+        .args([
+            "simulate",
+            "variants/hoyito-i.sow",
+            "variants/oware.sow",
+            "--games",
+            "350",
+        ])
         .args(["--agents", "random,greedy", "--agents", "random,random"])
         .args(["--seed", "9", "--moves", "--out"])
         .arg(out)
@@ -28,8 +34,16 @@ fn simulate(out: &Path, extra: &[&str]) {
 
 fn same_files(a: &Path, b: &Path) {
     for name in FILES {
-        let (x, y) = (std::fs::read(a.join(name)).unwrap(), std::fs::read(b.join(name)).unwrap());
-        assert!(x == y, "{name} differs between {} and {}", a.display(), b.display());
+        let (x, y) = (
+            std::fs::read(a.join(name)).unwrap(),
+            std::fs::read(b.join(name)).unwrap(),
+        );
+        assert!(
+            x == y,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
     }
 }
 
@@ -49,20 +63,37 @@ fn shards_merge_into_exactly_the_files_of_a_whole_run() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole");
     simulate(&whole, &[]);
-    let shards: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("shard{k}"))).collect();
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|k| dir.path().join(format!("shard{k}")))
+        .collect();
     // Shards may run in any order, anywhere.
     for k in [3, 1, 2] {
         simulate(&shards[k - 1], &["--shard", &format!("{k}/3")]);
     }
     let merged = dir.path().join("merged");
-    sowlab().arg("merge").args(&shards).arg("--out").arg(&merged).assert().success();
+    sowlab()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
     same_files(&whole, &merged);
     // An incomplete set is refused.
-    sowlab().arg("merge").args(&shards[..2]).arg("--out").arg(dir.path().join("bad")).assert().code(2);
+    sowlab()
+        .arg("merge")
+        .args(&shards[..2])
+        .arg("--out")
+        .arg(dir.path().join("bad"))
+        .assert()
+        .code(2);
 }
 
 fn experiment() -> (Experiment, RunInfo) {
-    let variants = vec![("Hoyito I".to_string(), variant("hoyito-i")), ("Ayoayo".to_string(), variant("ayoayo"))];
+    let variants = vec![
+        ("Hoyito I".to_string(), variant("hoyito-i")),
+        ("Ayoayo".to_string(), variant("ayoayo")),
+    ];
     let info = RunInfo {
         tool: "sowlab".into(),
         version: "test".into(),
@@ -74,8 +105,13 @@ fn experiment() -> (Experiment, RunInfo) {
         moves: true,
         shard: None,
     };
-    let experiment =
-        Experiment { variants, pairings: vec![[AgentSpec::Random, AgentSpec::Random]], games: 1500, seed: 3, record_moves: true };
+    let experiment = Experiment {
+        variants,
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        games: 1500,
+        seed: 3,
+        record_moves: true,
+    };
     (experiment, info)
 }
 
@@ -86,25 +122,59 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     let (whole, broken) = (dir.path().join("whole"), dir.path().join("broken"));
     let never = AtomicBool::new(false);
     let all = 0..experiment.units();
-    assert_eq!(output::run(&experiment, &info, all.clone(), &whole, false, &never, |_, _| {}).unwrap(), Finish::Complete);
+    assert_eq!(
+        output::run(
+            &experiment,
+            &info,
+            all.clone(),
+            &whole,
+            false,
+            &never,
+            |_, _| {}
+        )
+        .unwrap(),
+        Finish::Complete
+    );
 
     // Stop after the first batch, as Ctrl-C does.
     let stop = AtomicBool::new(false);
-    let finish = output::run(&experiment, &info, all.clone(), &broken, false, &stop, |done, _| {
-        if done > 0 {
-            stop.store(true, Ordering::Relaxed);
-        }
-    })
+    let finish = output::run(
+        &experiment,
+        &info,
+        all.clone(),
+        &broken,
+        false,
+        &stop,
+        |done, _| {
+            if done > 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    )
     .unwrap();
-    assert!(matches!(finish, Finish::Interrupted { done } if done > 0 && done < experiment.units()));
-    assert!(!broken.join("games.csv").exists(), "no final file before the run is complete");
+    assert!(
+        matches!(finish, Finish::Interrupted { done } if done > 0 && done < experiment.units())
+    );
+    assert!(
+        !broken.join("games.csv").exists(),
+        "no final file before the run is complete"
+    );
     // A kill in the middle of a write leaves a torn row after the checkpoint.
     let partial = broken.join("games.csv.partial");
     let mut torn = std::fs::read(&partial).unwrap();
     torn.extend_from_slice(b"Hoyito I,deadbeef,99");
     std::fs::write(&partial, torn).unwrap();
     // Without --resume the directory is refused, and left alone.
-    assert!(output::run(&experiment, &info, all.clone(), &broken, false, &never, |_, _| {}).is_err());
+    assert!(output::run(
+        &experiment,
+        &info,
+        all.clone(),
+        &broken,
+        false,
+        &never,
+        |_, _| {}
+    )
+    .is_err());
     let finish = output::run(&experiment, &info, all, &broken, true, &never, |_, _| {}).unwrap();
     assert_eq!(finish, Finish::Complete);
     same_files(&whole, &broken);
@@ -117,17 +187,33 @@ fn resume_refuses_a_directory_holding_another_experiment() {
     let dir = tempfile::tempdir().unwrap();
     let stop = AtomicBool::new(false);
     let all = 0..experiment.units();
-    output::run(&experiment, &info, all.clone(), dir.path(), false, &stop, |done, _| {
-        if done > 0 {
-            stop.store(true, Ordering::Relaxed);
-        }
-    })
+    output::run(
+        &experiment,
+        &info,
+        all.clone(),
+        dir.path(),
+        false,
+        &stop,
+        |done, _| {
+            if done > 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    )
     .unwrap();
     assert!(dir.path().join("checkpoint.json").exists());
     let other = RunInfo { seed: 4, ..info };
     let never = AtomicBool::new(false);
     assert!(matches!(
-        output::run(&experiment, &other, all, dir.path(), true, &never, |_, _| {}),
+        output::run(
+            &experiment,
+            &other,
+            all,
+            dir.path(),
+            true,
+            &never,
+            |_, _| {}
+        ),
         Err(output::OutputError::Different(_))
     ));
 }
@@ -148,7 +234,10 @@ fn csv_rows_round_trip_through_serde() {
 
 /// Reads every row, writes them back, and checks the bytes are the same; returns the rows.
 fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str) -> usize {
-    let rows: Vec<T> = csv::Reader::from_reader(text.as_bytes()).deserialize().collect::<Result<_, _>>().unwrap();
+    let rows: Vec<T> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
     let mut out = csv::Writer::from_writer(Vec::new());
     for row in &rows {
         out.serialize(row).unwrap();
@@ -162,7 +251,10 @@ fn wins(out: &Path, agent: &str) -> (usize, usize) {
     let rows: Vec<GameRecord> = reader.deserialize().collect::<Result<_, _>>().unwrap();
     let won = rows
         .iter()
-        .filter(|r| (r.winner == "south" && r.south_agent == agent) || (r.winner == "north" && r.north_agent == agent))
+        .filter(|r| {
+            (r.winner == "south" && r.south_agent == agent)
+                || (r.winner == "north" && r.north_agent == agent)
+        })
         .count();
     (won, rows.len())
 }
@@ -171,7 +263,17 @@ fn wins(out: &Path, agent: &str) -> (usize, usize) {
 fn alpha_beta_beats_random_in_at_least_nine_oware_games_of_ten() {
     let dir = tempfile::tempdir().unwrap();
     sowlab()
-        .args(["simulate", "variants/oware.sow", "--games", "50", "--agents", "alphabeta:3,random", "--seed", "1", "--out"])
+        .args([
+            "simulate",
+            "variants/oware.sow",
+            "--games",
+            "50",
+            "--agents",
+            "alphabeta:3,random",
+            "--seed",
+            "1",
+            "--out",
+        ])
         .arg(dir.path())
         .assert()
         .success();
@@ -183,20 +285,43 @@ fn alpha_beta_beats_random_in_at_least_nine_oware_games_of_ten() {
 fn a_deeper_search_beats_a_shallower_one() {
     let dir = tempfile::tempdir().unwrap();
     sowlab()
-        .args(["simulate", "variants/oware.sow", "--games", "20", "--agents", "alphabeta:4,alphabeta:1", "--seed", "2", "--out"])
+        .args([
+            "simulate",
+            "variants/oware.sow",
+            "--games",
+            "20",
+            "--agents",
+            "alphabeta:4,alphabeta:1",
+            "--seed",
+            "2",
+            "--out",
+        ])
         .arg(dir.path())
         .assert()
         .success();
     let (deep, games) = wins(dir.path(), "alphabeta:4");
     let (shallow, _) = wins(dir.path(), "alphabeta:1");
-    assert!(deep > 2 * shallow && deep * 2 > games, "deep {deep}, shallow {shallow} of {games}");
+    assert!(
+        deep > 2 * shallow && deep * 2 > games,
+        "deep {deep}, shallow {shallow} of {games}"
+    );
 }
 
 #[test]
 fn mcts_beats_random() {
     let dir = tempfile::tempdir().unwrap();
     sowlab()
-        .args(["simulate", "variants/oware.sow", "--games", "10", "--agents", "mcts:200,random", "--seed", "3", "--out"])
+        .args([
+            "simulate",
+            "variants/oware.sow",
+            "--games",
+            "10",
+            "--agents",
+            "mcts:200,random",
+            "--seed",
+            "3",
+            "--out",
+        ])
         .arg(dir.path())
         .assert()
         .success();
@@ -211,11 +336,60 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
     std::fs::write(&file, "not a directory").unwrap();
     let not_writable = file.join("sub").display().to_string();
     let cases: [(&[&str], &str); 5] = [
-        (&["variants/hoyito-i.sow", "--games", "5", "--agents", "random,wizard"], "unknown agent `wizard`"),
-        (&["variants/hoyito-i.sow", "--games", "0", "--agents", "random,random"], "--games must be at least 1"),
-        (&["variants/missing.sow", "--games", "5", "--agents", "random,random"], "missing.sow"),
-        (&["variants/hoyito-i.sow", "--games", "5", "--agents", "random,random", "--shard", "4/3"], "--shard 4/3"),
-        (&["variants/hoyito-i.sow", "--games", "5", "--agents", "random,random", "--out", &not_writable], "a-file"),
+        (
+            &[
+                "variants/hoyito-i.sow",
+                "--games",
+                "5",
+                "--agents",
+                "random,wizard",
+            ],
+            "unknown agent `wizard`",
+        ),
+        (
+            &[
+                "variants/hoyito-i.sow",
+                "--games",
+                "0",
+                "--agents",
+                "random,random",
+            ],
+            "--games must be at least 1",
+        ),
+        (
+            &[
+                "variants/missing.sow",
+                "--games",
+                "5",
+                "--agents",
+                "random,random",
+            ],
+            "missing.sow",
+        ),
+        (
+            &[
+                "variants/hoyito-i.sow",
+                "--games",
+                "5",
+                "--agents",
+                "random,random",
+                "--shard",
+                "4/3",
+            ],
+            "--shard 4/3",
+        ),
+        (
+            &[
+                "variants/hoyito-i.sow",
+                "--games",
+                "5",
+                "--agents",
+                "random,random",
+                "--out",
+                &not_writable,
+            ],
+            "a-file",
+        ),
     ];
     for (i, (args, message)) in cases.into_iter().enumerate() {
         let out = dir.path().join(format!("out{i}"));
@@ -231,6 +405,9 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
             .code(2)
             .stderr(predicate::str::contains(message))
             .stderr(predicate::function(|s: &str| s.lines().count() == 1));
-        assert!(!out.join("games.csv").exists() && !out.join("summary.csv").exists(), "case {i} wrote results");
+        assert!(
+            !out.join("games.csv").exists() && !out.join("summary.csv").exists(),
+            "case {i} wrote results"
+        );
     }
 }

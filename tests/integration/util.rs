@@ -17,7 +17,8 @@ pub fn path(relative: &str) -> PathBuf {
 /// A shipped variant, compiled; `name` without `.sow`.
 pub fn variant(name: &str) -> Rules {
     let file = path(&format!("variants/{name}.sow"));
-    sowlab::lang::compile_path(&file, &[]).unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render(false)))
+    sowlab::lang::compile_path(&file, &[])
+        .unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render(false)))
 }
 
 /// The `sowlab` binary, ready to be given arguments, run from the repository root.

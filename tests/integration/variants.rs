@@ -18,10 +18,16 @@ fn shipped() -> Vec<String> {
 #[test]
 fn every_shipped_variant_compiles_and_cites_a_source() {
     let names = shipped();
-    assert!(names.len() >= 9, "expected the nine required variants, found {names:?}");
+    assert!(
+        names.len() >= 9,
+        "expected the nine required variants, found {names:?}"
+    );
     for name in names {
         let rules = variant(&name);
-        assert!(!rules.provenance.get("source").is_empty(), "{name} has no source");
+        assert!(
+            !rules.provenance.get("source").is_empty(),
+            "{name} has no source"
+        );
     }
 }
 
@@ -37,7 +43,13 @@ fn board_size_variants_of_hoyito_i_differ_only_in_holes() {
         program.board = base.program.board.clone();
         assert_eq!(program, base.program, "{name} changes more than the board");
         let lines = std::fs::read_to_string(path(&format!("variants/{name}.sow"))).unwrap();
-        assert!(lines.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count() <= 3);
+        assert!(
+            lines
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .count()
+                <= 3
+        );
     }
 }
 
@@ -64,7 +76,10 @@ fn the_r7_alternative_is_a_short_file_that_changes_one_rule() {
 fn origin_skipping_from_twelve_and_always_are_the_same_rule_on_two_by_six() {
     // R6: fewer than 12 seeds never come back round to the origin on 2×6.
     let ayoayo = variant("ayoayo");
-    assert_eq!(ayoayo.program.sowing.origin_skip, OriginSkip::FromSeeds(1, SkipLaps::Every));
+    assert_eq!(
+        ayoayo.program.sowing.origin_skip,
+        OriginSkip::FromSeeds(1, SkipLaps::Every)
+    );
     let dir = path("variants");
     let always = sowlab::lang::compile_text(
         "always.sow",
@@ -85,12 +100,16 @@ fn kalah_sows_its_own_store_and_oware_keeps_stores_unsown() {
 #[test]
 fn set_overrides_board_parameters() {
     let file = path("variants/hoyito-i.sow");
-    let settings = [("holes".to_string(), "9".to_string()), ("seeds".to_string(), "5".to_string())];
+    let settings = [
+        ("holes".to_string(), "9".to_string()),
+        ("seeds".to_string(), "5".to_string()),
+    ];
     let rules = sowlab::lang::compile_path(&file, &settings).unwrap();
     assert_eq!(rules.holes_per_row(), 9);
     assert_eq!(rules.total_seeds(), 90);
     assert_eq!(rules.hash(), {
-        let nine = sowlab::lang::compile_path(&path("variants/hoyito-i-9.sow"), &settings[1..]).unwrap();
+        let nine =
+            sowlab::lang::compile_path(&path("variants/hoyito-i-9.sow"), &settings[1..]).unwrap();
         nine.hash()
     });
 }

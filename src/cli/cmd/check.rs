@@ -16,9 +16,23 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
     for file in &args.files {
         match lang::compile_path(file, &settings) {
             Ok(rules) => {
-                let readings: Vec<String> = rules.reading_numbers().iter().map(|n| format!("R{n}")).collect();
-                let readings = if readings.is_empty() { "none".to_string() } else { readings.join(" ") };
-                writeln!(out, "ok  {}  \"{}\"  rules {}  readings: {readings}", file.display(), rules.provenance.name, rules.hash())?;
+                let readings: Vec<String> = rules
+                    .reading_numbers()
+                    .iter()
+                    .map(|n| format!("R{n}"))
+                    .collect();
+                let readings = if readings.is_empty() {
+                    "none".to_string()
+                } else {
+                    readings.join(" ")
+                };
+                writeln!(
+                    out,
+                    "ok  {}  \"{}\"  rules {}  readings: {readings}",
+                    file.display(),
+                    rules.provenance.name,
+                    rules.hash()
+                )?;
             }
             Err(errors) => {
                 failed += 1;

@@ -13,37 +13,81 @@ use crate::sim::output::VariantInfo;
 
 /// `sowlab compare`.
 pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
-    let plan = plan(&args.variants, args.games, &args.agents, args.seed, true, &args.set)?;
-    let files: Vec<String> = args.variants.iter().map(|v| v.display().to_string()).collect();
+    let plan = plan(
+        &args.variants,
+        args.games,
+        &args.agents,
+        args.seed,
+        true,
+        &args.set,
+    )?;
+    let files: Vec<String> = args
+        .variants
+        .iter()
+        .map(|v| v.display().to_string())
+        .collect();
     let command = format!(
         "sowlab compare {} --games {}{} --seed {} --out {}{}",
         files.join(" "),
         args.games,
-        args.agents.iter().map(|a| format!(" --agents {a}")).collect::<String>(),
+        args.agents
+            .iter()
+            .map(|a| format!(" --agents {a}"))
+            .collect::<String>(),
         args.seed,
         args.out.display(),
-        args.set.iter().map(|s| format!(" --set {s}")).collect::<String>()
+        args.set
+            .iter()
+            .map(|s| format!(" --set {s}"))
+            .collect::<String>()
     );
-    build(&plan, &args.out, args.threads, |dir| report::compare::write(dir, &command))
+    build(&plan, &args.out, args.threads, |dir| {
+        report::compare::write(dir, &command)
+    })
 }
 
 /// `sowlab sweep`.
 pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
     let mut axes: Vec<(String, Vec<String>)> = Vec::new();
     for s in &args.set {
-        let (key, range) = s.split_once('=').ok_or_else(|| Failure::input(format!("--set {s}: expected KEY=RANGE, e.g. holes=6..12")))?;
-        axes.push((key.trim().to_string(), values(range).map_err(|e| Failure::input(format!("--set {s}: {e}")))?));
+        let (key, range) = s.split_once('=').ok_or_else(|| {
+            Failure::input(format!("--set {s}: expected KEY=RANGE, e.g. holes=6..12"))
+        })?;
+        axes.push((
+            key.trim().to_string(),
+            values(range).map_err(|e| Failure::input(format!("--set {s}: {e}")))?,
+        ));
     }
-    let swept: Vec<String> = axes.iter().filter(|(_, v)| v.len() > 1).map(|(k, _)| k.clone()).collect();
+    let swept: Vec<String> = axes
+        .iter()
+        .filter(|(_, v)| v.len() > 1)
+        .map(|(k, _)| k.clone())
+        .collect();
     if swept.is_empty() {
-        return Err(Failure::input("give at least one range to sweep, e.g. --set holes=6..12"));
+        return Err(Failure::input(
+            "give at least one range to sweep, e.g. --set holes=6..12",
+        ));
     }
     // The grid, first parameter varying slowest.
     let mut grid: Vec<Vec<String>> = vec![Vec::new()];
     for (key, values) in &axes {
-        grid = grid.iter().flat_map(|point| values.iter().map(move |v| [point.clone(), vec![format!("{key}={v}")]].concat())).collect();
+        grid = grid
+            .iter()
+            .flat_map(|point| {
+                values
+                    .iter()
+                    .map(move |v| [point.clone(), vec![format!("{key}={v}")]].concat())
+            })
+            .collect();
     }
-    let mut first = plan(std::slice::from_ref(&args.variant), args.games, &args.agents, args.seed, false, &grid[0])?;
+    let mut first = plan(
+        std::slice::from_ref(&args.variant),
+        args.games,
+        &args.agents,
+        args.seed,
+        false,
+        &grid[0],
+    )?;
     let mut variants = Vec::new();
     let mut infos = Vec::new();
     for point in &grid {
@@ -54,53 +98,86 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
             name: label.clone(),
             rules_hash: rules.hash(),
             settings: point.clone(),
-            readings: rules.readings.iter().map(|r| format!("R{} {}", r.number, r.rule)).collect(),
+            readings: rules
+                .readings
+                .iter()
+                .map(|r| format!("R{} {}", r.number, r.rule))
+                .collect(),
         });
         variants.push((label, rules));
     }
     let command = format!(
         "sowlab sweep {}{} --games {}{} --seed {} --out {}",
         args.variant.display(),
-        args.set.iter().map(|s| format!(" --set {s}")).collect::<String>(),
+        args.set
+            .iter()
+            .map(|s| format!(" --set {s}"))
+            .collect::<String>(),
         args.games,
-        args.agents.iter().map(|a| format!(" --agents {a}")).collect::<String>(),
+        args.agents
+            .iter()
+            .map(|a| format!(" --agents {a}"))
+            .collect::<String>(),
         args.seed,
         args.out.display()
     );
     first.experiment.variants = variants;
     first.info.variants = infos;
     first.info.command = command.clone();
-    build(&first, &args.out, args.threads, |dir| report::sweep::write(dir, &command, &swept))
+    build(&first, &args.out, args.threads, |dir| {
+        report::sweep::write(dir, &command, &swept)
+    })
 }
 
 /// `6..12` (inclusive), `3,4,6` or a single value.
 fn values(range: &str) -> Result<Vec<String>, String> {
     if let Some((a, b)) = range.split_once("..") {
-        let (a, b): (u32, u32) = (a.trim().parse().map_err(|_| "bad range start")?, b.trim().parse().map_err(|_| "bad range end")?);
+        let (a, b): (u32, u32) = (
+            a.trim().parse().map_err(|_| "bad range start")?,
+            b.trim().parse().map_err(|_| "bad range end")?,
+        );
         if a > b || b - a > 100 {
             return Err("a range must go up, by at most 100 steps".into());
         }
         return Ok((a..=b).map(|v| v.to_string()).collect());
     }
-    Ok(range.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect())
+    Ok(range
+        .split(',')
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect())
 }
 
 /// Simulates into a scratch directory beside `out`, writes the report there, then swaps it
 /// in for `out` (which may hold only an earlier report).
-fn build(plan: &Plan, out: &Path, threads: Option<usize>, report: impl FnOnce(&Path) -> Result<(), String>) -> Result<ExitCode, Failure> {
+fn build(
+    plan: &Plan,
+    out: &Path,
+    threads: Option<usize>,
+    report: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<ExitCode, Failure> {
     if threads == Some(0) {
         return Err(Failure::input("--threads must be at least 1"));
     }
     if out.exists() && !is_report(out) {
-        return Err(Failure::input(format!("`{}` exists and is not a sowlab report; choose another --out", out.display())));
+        return Err(Failure::input(format!(
+            "`{}` exists and is not a sowlab report; choose another --out",
+            out.display()
+        )));
     }
-    let name = out.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let name = out
+        .file_name()
+        .map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let scratch = parent.join(format!(".{name}.partial"));
     let old = parent.join(format!(".{name}.old"));
     for dir in [&scratch, &old] {
         if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
+            std::fs::remove_dir_all(dir)
+                .map_err(|e| Failure::input(format!("{}: {e}", dir.display())))?;
         }
     }
     execute(plan, None, &scratch, false, threads)?;
@@ -118,5 +195,7 @@ fn build(plan: &Plan, out: &Path, threads: Option<usize>, report: impl FnOnce(&P
 
 /// Whether `dir` holds a report sowlab wrote (or nothing at all).
 fn is_report(dir: &Path) -> bool {
-    dir.is_dir() && (dir.join("run.json").exists() || std::fs::read_dir(dir).map_or(false, |mut d| d.next().is_none()))
+    dir.is_dir()
+        && (dir.join("run.json").exists()
+            || std::fs::read_dir(dir).map_or(false, |mut d| d.next().is_none()))
 }

@@ -23,7 +23,14 @@ pub struct Plan {
 ///
 /// # Errors
 /// Bad agents, zero games, unreadable or invalid variants.
-pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed: u64, moves: bool, set: &[String]) -> Result<Plan, Failure> {
+pub fn plan(
+    variants: &[std::path::PathBuf],
+    games: u64,
+    agents: &[String],
+    seed: u64,
+    moves: bool,
+    set: &[String],
+) -> Result<Plan, Failure> {
     if games == 0 {
         return Err(Failure::input("--games must be at least 1"));
     }
@@ -31,11 +38,19 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
     for pair in agents {
         let specs: Vec<AgentSpec> = pair
             .split(',')
-            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| Failure::input(e.to_string())))
+            .map(|a| {
+                a.trim()
+                    .parse::<AgentSpec>()
+                    .map_err(|e| Failure::input(e.to_string()))
+            })
             .collect::<Result<_, _>>()?;
         match specs.as_slice() {
             [a, b] => pairings.push([*a, *b]),
-            _ => return Err(Failure::input(format!("--agents {pair}: give two agents, e.g. `random,alphabeta:4`"))),
+            _ => {
+                return Err(Failure::input(format!(
+                    "--agents {pair}: give two agents, e.g. `random,alphabeta:4`"
+                )))
+            }
         }
     }
     let pairing_names: Vec<String> = pairings.iter().map(|[a, b]| format!("{a},{b}")).collect();
@@ -45,20 +60,29 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
         let rules = load_rules(file, set)?;
         let label = rules.provenance.name.clone();
         if compiled.iter().any(|(l, _)| *l == label) {
-            return Err(Failure::input(format!("two variants are named \"{label}\"; give each a distinct `game` name")));
+            return Err(Failure::input(format!(
+                "two variants are named \"{label}\"; give each a distinct `game` name"
+            )));
         }
         infos.push(VariantInfo {
             file: file.display().to_string(),
             name: label.clone(),
             rules_hash: rules.hash(),
             settings: set.to_vec(),
-            readings: rules.readings.iter().map(|r| format!("R{} {}", r.number, r.rule)).collect(),
+            readings: rules
+                .readings
+                .iter()
+                .map(|r| format!("R{} {}", r.number, r.rule))
+                .collect(),
         });
         compiled.push((label, rules));
     }
     let set_args: String = set.iter().map(|s| format!(" --set {s}")).collect();
     let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
-    let agent_args: String = pairing_names.iter().map(|p| format!(" --agents {p}")).collect();
+    let agent_args: String = pairing_names
+        .iter()
+        .map(|p| format!(" --agents {p}"))
+        .collect();
     let command = format!(
         "sowlab simulate {} --games {games}{agent_args} --seed {seed}{}{set_args}",
         files.join(" "),
@@ -75,14 +99,29 @@ pub fn plan(variants: &[std::path::PathBuf], games: u64, agents: &[String], seed
         moves,
         shard: None,
     };
-    Ok(Plan { experiment: Experiment { variants: compiled, pairings, games, seed, record_moves: moves }, info })
+    Ok(Plan {
+        experiment: Experiment {
+            variants: compiled,
+            pairings,
+            games,
+            seed,
+            record_moves: moves,
+        },
+        info,
+    })
 }
 
 /// Runs a plan into `out` on `threads` threads, with a progress bar and Ctrl-C handling.
 ///
 /// # Errors
 /// Output errors; an interrupted run is reported as a failure with exit code 130.
-pub fn execute(plan: &Plan, shard: Option<(u64, u64)>, out: &Path, resume: bool, threads: Option<usize>) -> Result<(), Failure> {
+pub fn execute(
+    plan: &Plan,
+    shard: Option<(u64, u64)>,
+    out: &Path,
+    resume: bool,
+    threads: Option<usize>,
+) -> Result<(), Failure> {
     let mut info = plan.info.clone();
     let units = match shard {
         Some((k, m)) => {
@@ -102,10 +141,18 @@ pub fn execute(plan: &Plan, shard: Option<(u64, u64)>, out: &Path, resume: bool,
         .map_err(|e| Failure::input(format!("cannot start worker threads: {e}")))?;
     let bar = progress::bar(units.end - units.start, "simulate");
     let finish = pool.install(|| {
-        output::run(&plan.experiment, &info, units, out, resume, &stop, |done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        })
+        output::run(
+            &plan.experiment,
+            &info,
+            units,
+            out,
+            resume,
+            &stop,
+            |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            },
+        )
     });
     bar.finish_and_clear();
     match finish.map_err(|e| Failure::input(e.to_string()))? {
@@ -123,13 +170,24 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode, Failure> {
     if args.threads == Some(0) {
         return Err(Failure::input("--threads must be at least 1"));
     }
-    let plan = plan(&args.variants, args.games, &args.agents, args.seed, args.moves, &args.set)?;
+    let plan = plan(
+        &args.variants,
+        args.games,
+        &args.agents,
+        args.seed,
+        args.moves,
+        &args.set,
+    )?;
     execute(&plan, shard, &args.out, args.resume, args.threads)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
-    let bad = || Failure::input(format!("--shard {s}: expected K/M with 1 <= K <= M, e.g. 2/8"));
+    let bad = || {
+        Failure::input(format!(
+            "--shard {s}: expected K/M with 1 <= K <= M, e.g. 2/8"
+        ))
+    };
     let (k, m) = s.split_once('/').ok_or_else(bad)?;
     let (k, m): (u64, u64) = (k.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
     if k == 0 || k > m {

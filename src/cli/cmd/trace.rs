@@ -18,7 +18,13 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !args.json {
-        writeln!(out, "{} — rules {} ({})", rules.provenance.name, rules.hash(), args.file.display())?;
+        writeln!(
+            out,
+            "{} — rules {} ({})",
+            rules.provenance.name,
+            rules.hash(),
+            args.file.display()
+        )?;
         write!(out, "start\n{}", picture(&rules, &game))?;
         if let Some(side) = game.to_move() {
             writeln!(out, "{side} to move")?;
@@ -33,7 +39,9 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
         let turn = i as u32 + 1;
         if game.is_over() {
             if planned.is_some() {
-                return Err(Failure::input(format!("move {turn}: the game is already over")));
+                return Err(Failure::input(format!(
+                    "move {turn}: the game is already over"
+                )));
             }
             break;
         }
@@ -46,17 +54,26 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
         };
         let Some(player) = game.to_move() else { break };
         let mut events: Vec<Event> = Vec::new();
-        let report = game.play_traced(hole, &mut events).map_err(|e| Failure::input(format!("move {turn}: {e}")))?;
+        let report = game
+            .play_traced(hole, &mut events)
+            .map_err(|e| Failure::input(format!("move {turn}: {e}")))?;
         if args.json {
             let state = JsonState::after(&game, turn, player, hole);
             let line = serde_json::to_string(&state).map_err(|e| Failure::input(e.to_string()))?;
             writeln!(out, "{line}")?;
         } else {
-            write!(out, "\n{}{}", describe_move(&rules, turn, &report, &events), picture(&rules, &game))?;
+            write!(
+                out,
+                "\n{}{}",
+                describe_move(&rules, turn, &report, &events),
+                picture(&rules, &game)
+            )?;
             match (game.to_move(), game.outcome()) {
                 (Some(side), _) => writeln!(out, "{side} to move")?,
                 (None, Some(outcome)) => {
-                    let winner = outcome.winner.map_or("a draw".to_string(), |s| format!("{s} wins"));
+                    let winner = outcome
+                        .winner
+                        .map_or("a draw".to_string(), |s| format!("{s} wins"));
                     writeln!(out, "game over ({}): {winner}", outcome.reason.name())?;
                 }
                 (None, None) => {}
