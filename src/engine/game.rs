@@ -278,6 +278,11 @@ impl<'r> Game<'r> {
         sink: &mut S,
     ) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
+        let cached = self.turn.results[self.row_index(hole)];
+        if cached.1.endless {
+            // A never-ending move the rules let end the game: there is no sowing to show.
+            return Ok(self.commit(hole, cached.0, cached.1));
+        }
         let mut position = self.position;
         let sown = sow(self.rules, &mut position, hole, sink)
             .map_err(|reason| PlayError { hole, reason })?;

@@ -67,8 +67,8 @@ pub struct Block {
 pub struct Rule {
     /// What it says.
     pub value: Value,
-    /// `reading R..` marks.
-    pub readings: Vec<u8>,
+    /// `reading R..` marks, each with the span of its `R..`.
+    pub readings: Vec<Spanned<u16>>,
     /// The whole line.
     pub span: Span,
 }

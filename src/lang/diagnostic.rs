@@ -62,6 +62,22 @@ pub enum CompileErrorKind {
         /// What was given.
         got: u64,
     },
+    /// `holes: 99999999999 per row`
+    #[error("`{written}` is too large here: at most {max}")]
+    TooLarge {
+        /// The number as written.
+        written: String,
+        /// The largest allowed.
+        max: u64,
+    },
+    /// `--set holes=abc`
+    #[error("`--set {setting}`: {why}")]
+    BadSetting {
+        /// The setting as given.
+        setting: String,
+        /// What is wrong.
+        why: String,
+    },
     /// `layout: 4 4 4` on a 2×6 board.
     #[error("the layout gives {got} holes but the board has {holes}")]
     LayoutLength {
@@ -113,7 +129,7 @@ pub enum CompileErrorKind {
         name: String,
     },
     /// `reading R17`
-    #[error("there is no reading R{number}; readings are R1 to R16 (see readings.md)")]
+    #[error("there is no reading R{number}; the readings are R1 to R16 (rules/readings.md)")]
     UnknownReading {
         /// The number given.
         number: u32,
@@ -138,6 +154,8 @@ impl CompileErrorKind {
             CompileErrorKind::Duplicate { .. } => "sowlab::duplicate",
             CompileErrorKind::UnknownField { .. } => "sowlab::game::unknown_field",
             CompileErrorKind::OutOfRange { .. } => "sowlab::out_of_range",
+            CompileErrorKind::TooLarge { .. } => "sowlab::too_large",
+            CompileErrorKind::BadSetting { .. } => "sowlab::set",
             CompileErrorKind::LayoutLength { .. } => "sowlab::board::layout",
             CompileErrorKind::ImpossibleCount { .. } => "sowlab::condition::impossible_count",
             CompileErrorKind::Contradiction { .. } => "sowlab::condition::contradiction",
@@ -209,6 +227,10 @@ impl Diagnostic for CompileError {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        // A file that could not be read has no text to point into.
+        if self.file.text.is_empty() {
+            return None;
+        }
         let label = match &self.kind {
             CompileErrorKind::Syntax { expected, .. } => format!("expected {expected}"),
             _ => "here".to_string(),
@@ -231,7 +253,7 @@ fn to_miette(span: Span) -> miette::SourceSpan {
     (span.start, span.end.saturating_sub(span.start)).into()
 }
 
-/// All the errors found in one compilation, in the order found.
+/// All the errors found in one compilation, by file and position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileErrors(pub Vec<CompileError>);
 
@@ -301,7 +323,7 @@ impl Diagnostic for Located<'_> {
         self.error.help()
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        (!self.error.file.text.is_empty()).then_some(&self.source as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.error.labels()

@@ -220,14 +220,12 @@ impl<'a> Lowering<'a> {
         let mut bad = Vec::new();
         let mut visit = |block: &str, slots: &Slots<'a>| {
             for (key, at) in &slots.rules {
-                for &number in &at.rule.readings {
-                    if number == 0 || number > LAST_READING {
-                        bad.push((*at, number));
-                    } else {
-                        marks.push(ReadingMark {
-                            number,
-                            rule: format!("{block}.{key}"),
-                        });
+                for reading in &at.rule.readings {
+                    match u8::try_from(reading.value) {
+                        Ok(number @ 1..=LAST_READING) => {
+                            marks.push(ReadingMark { number, rule: format!("{block}.{key}") })
+                        }
+                        _ => bad.push((at.layer, reading.clone())),
                     }
                 }
             }
@@ -244,13 +242,9 @@ impl<'a> Lowering<'a> {
         if let Some(slots) = &self.matches {
             visit("match", slots);
         }
-        for (at, number) in bad {
-            self.error_at(
-                at,
-                CompileErrorKind::UnknownReading {
-                    number: u32::from(number),
-                },
-            );
+        for (layer, reading) in bad {
+            let kind = CompileErrorKind::UnknownReading { number: u32::from(reading.value) };
+            self.error(layer, reading.span, kind);
         }
         marks
     }
@@ -486,21 +480,15 @@ impl<'a> Lowering<'a> {
         let captures = std::mem::take(&mut self.captures);
         let mut out = Vec::new();
         for (name, slots) in &captures {
-            let Some(&trigger_at) = slots.rules.get("on") else {
-                let (layer, span) = self.capture_header(name);
-                self.error(
-                    layer,
-                    span,
-                    CompileErrorKind::MissingRule {
-                        name: name.clone(),
-                        key: "on",
-                    },
-                );
-                continue;
-            };
-            let trigger = match trigger_at.rule.value {
-                Value::Trigger(t) => t,
-                _ => Trigger::MoveEnd,
+            // A capture without `on:` is reported, and its other rules are still checked.
+            let trigger = match slots.get("on") {
+                Some(Value::Trigger(t)) => Some(*t),
+                _ => {
+                    let (layer, span) = self.capture_header(name);
+                    let kind = CompileErrorKind::MissingRule { name: name.clone(), key: "on" };
+                    self.error(layer, span, kind);
+                    None
+                }
             };
             let condition = match slots.rules.get("if").copied() {
                 Some(
@@ -548,7 +536,7 @@ impl<'a> Lowering<'a> {
                 Some(Value::To(r)) => *r,
                 _ => Recipient::Mover,
             };
-            let passing = matches!(trigger, Trigger::PassingDrop | Trigger::EveryDrop);
+            let passing = matches!(trigger, Some(Trigger::PassingDrop | Trigger::EveryDrop));
             let effect = match slots.rules.get("then").copied() {
                 Some(
                     at @ At {
@@ -561,7 +549,7 @@ impl<'a> Lowering<'a> {
                     },
                 ) => {
                     if passing && *e != Effect::Continue {
-                        let words = if trigger == Trigger::EveryDrop {
+                        let words = if trigger == Some(Trigger::EveryDrop) {
                             "every drop"
                         } else {
                             "a passing drop"
@@ -577,6 +565,7 @@ impl<'a> Lowering<'a> {
                 Some(Value::GrandSlam(g)) => *g,
                 _ => GrandSlam::Captures,
             };
+            let Some(trigger) = trigger else { continue };
             out.push(Capture {
                 name: name.clone(),
                 trigger,
@@ -820,6 +809,7 @@ impl<'a> Lowering<'a> {
                 rule: at.rule,
             };
             let report = |this: &mut Self, kind| this.error(here.layer, test.span, kind);
+            let errors_before = self.errors.len();
             let count = match &test.value {
                 Test::CountIs(counts) => {
                     for &c in counts {
@@ -907,7 +897,8 @@ impl<'a> Lowering<'a> {
                 }
             };
             condition.count = condition.count.and(count);
-            if condition.count.is_empty() {
+            // A count already reported as impossible is not a contradiction as well.
+            if condition.count.is_empty() && self.errors.len() == errors_before {
                 let why = "no count passes all of its count tests".to_string();
                 report(self, CompileErrorKind::Contradiction { why });
                 condition.count = CountTest::ANY;

@@ -13,14 +13,17 @@ use std::path::{Path, PathBuf};
 pub use diagnostic::{CompileError, CompileErrorKind, CompileErrors};
 pub use lower::ABOUT_KEYS;
 
-use crate::rules::{Rules, Side};
+use crate::rules::{Award, Rules, Side};
 use crate::source::{SourceFile, Span};
-use ast::{Block, BlockKind, Spanned, Value};
+use ast::{Block, BlockKind, Value};
 use lower::Layer;
 use parser::Rule;
 
 /// Board parameters the command line may override with `--set key=value`.
 pub const SETTINGS: &str = "holes, seeds, starter, cap";
+
+/// Files being loaded, innermost last: (canonical path, path as shown), to find cycles.
+type Stack = Vec<(PathBuf, String)>;
 
 /// Reads, parses and compiles a variant file and the files it extends, then applies `settings`
 /// (`("holes", "9")`, ...) over it.
@@ -30,29 +33,16 @@ pub const SETTINGS: &str = "holes, seeds, starter, cap";
 pub fn compile_path(path: &Path, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
     let mut layers = Vec::new();
     let mut errors = Vec::new();
+    let shown = path.display().to_string();
     match std::fs::read_to_string(path) {
         Ok(text) => {
-            let file = SourceFile::new(path.display().to_string(), text);
-            load(
-                file,
-                path,
-                &mut vec![canonical(path)],
-                &mut layers,
-                &mut errors,
-            );
+            let mut stack = vec![(canonical(path), shown.clone())];
+            load(SourceFile::new(shown, text), path, &mut stack, &mut layers, &mut errors);
         }
         Err(e) => {
-            let file = SourceFile::new(path.display().to_string(), "");
-            let kind = CompileErrorKind::Unreadable {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            };
-            errors.push(CompileError {
-                file,
-                span: Span::default(),
-                kind,
-                related: None,
-            });
+            let kind = CompileErrorKind::Unreadable { path: shown.clone(), reason: e.to_string() };
+            let file = SourceFile::new(shown, "");
+            errors.push(CompileError { file, span: Span::default(), kind, related: None });
         }
     }
     finish(layers, errors, settings)
@@ -66,13 +56,8 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
     let mut layers = Vec::new();
     let mut errors = Vec::new();
     let path = dir.join(name);
-    load(
-        SourceFile::new(name, text),
-        &path,
-        &mut vec![canonical(&path)],
-        &mut layers,
-        &mut errors,
-    );
+    let mut stack = vec![(canonical(&path), name.to_string())];
+    load(SourceFile::new(name, text), &path, &mut stack, &mut layers, &mut errors);
     finish(layers, errors, &[])
 }
 
@@ -87,10 +72,14 @@ fn finish(
             Err(e) => errors.push(e),
         }
     }
-    if !errors.is_empty() {
-        return Err(CompileErrors(errors));
+    if errors.is_empty() {
+        match lower::lower(&layers) {
+            Ok(rules) => return Ok(rules),
+            Err(found) => errors = found,
+        }
     }
-    lower::lower(&layers).map_err(CompileErrors)
+    errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
+    Err(CompileErrors(errors))
 }
 
 fn canonical(path: &Path) -> PathBuf {
@@ -98,32 +87,14 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// Parses `file` and, first, every file it extends (depth first), so parents come first.
-fn load(
-    file: SourceFile,
-    path: &Path,
-    stack: &mut Vec<PathBuf>,
-    layers: &mut Vec<Layer>,
-    errors: &mut Vec<CompileError>,
-) {
+fn load(file: SourceFile, path: &Path, stack: &mut Stack, layers: &mut Vec<Layer>, errors: &mut Vec<CompileError>) {
     let tree = match parser::parse(&file.text) {
         Ok(Ok(tree)) => tree,
         Ok(Err(too_large)) => {
             let span = too_large.span;
-            let got = file.text[span.start..span.end]
-                .parse::<u64>()
-                .unwrap_or(u64::MAX);
-            let kind = CompileErrorKind::OutOfRange {
-                what: "a number",
-                min: 0,
-                max: u64::from(u16::MAX),
-                got,
-            };
-            errors.push(CompileError {
-                file,
-                span,
-                kind,
-                related: None,
-            });
+            let written = file.text[span.start..span.end].to_string();
+            let kind = CompileErrorKind::TooLarge { written, max: too_large.max };
+            errors.push(CompileError { file, span, kind, related: None });
             return;
         }
         Err(e) => {
@@ -133,44 +104,23 @@ fn load(
     };
     for parent in &tree.extends {
         let parent_path = path.parent().unwrap_or(Path::new(".")).join(&parent.value);
+        let shown = parent_path.display().to_string();
         let key = canonical(&parent_path);
-        if stack.contains(&key) {
-            let chain = stack
-                .iter()
-                .map(|p| format!("`{}`", p.display()))
-                .collect::<Vec<_>>()
-                .join(" → ");
-            let kind = CompileErrorKind::ExtendsCycle {
-                path: parent.value.clone(),
-                chain,
-            };
-            errors.push(CompileError {
-                file: file.clone(),
-                span: parent.span,
-                kind,
-                related: None,
-            });
+        let error = |kind| CompileError { file: file.clone(), span: parent.span, kind, related: None };
+        if let Some(first) = stack.iter().position(|(p, _)| *p == key) {
+            let mut chain: Vec<String> = stack[first..].iter().map(|(_, s)| format!("`{s}`")).collect();
+            chain.push(format!("`{shown}`"));
+            let kind = CompileErrorKind::ExtendsCycle { path: parent.value.clone(), chain: chain.join(" → ") };
+            errors.push(error(kind));
             continue;
         }
         match std::fs::read_to_string(&parent_path) {
             Ok(text) => {
-                stack.push(key);
-                let parent_file = SourceFile::new(parent_path.display().to_string(), text);
-                load(parent_file, &parent_path, stack, layers, errors);
+                stack.push((key, shown.clone()));
+                load(SourceFile::new(shown, text), &parent_path, stack, layers, errors);
                 stack.pop();
             }
-            Err(e) => {
-                let kind = CompileErrorKind::Unreadable {
-                    path: parent_path.display().to_string(),
-                    reason: e.to_string(),
-                };
-                errors.push(CompileError {
-                    file: file.clone(),
-                    span: parent.span,
-                    kind,
-                    related: None,
-                });
-            }
+            Err(e) => errors.push(error(CompileErrorKind::Unreadable { path: shown, reason: e.to_string() })),
         }
     }
     layers.push(Layer { file, tree });
@@ -179,180 +129,111 @@ fn load(
 /// `--set` overrides become one more layer, in a file of their own named `--set`.
 fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> {
     let text: String = settings.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-    let file = SourceFile::new("--set", text.clone());
+    let file = SourceFile::new("--set", text);
     let mut offset = 0;
     let mut blocks = Vec::new();
     for (key, value) in settings {
-        let span = Span {
-            start: offset,
-            end: offset + key.len() + 1 + value.len(),
-        };
+        let span = Span { start: offset, end: offset + key.len() + 1 + value.len() };
         offset = span.end + 1;
-        let bad = |kind| CompileError {
-            file: file.clone(),
-            span,
-            kind,
-            related: None,
+        let bad = |why: String| {
+            let kind = CompileErrorKind::BadSetting { setting: format!("{key}={value}"), why };
+            CompileError { file: file.clone(), span, kind, related: None }
         };
-        let number = || -> Result<u32, CompileError> {
-            value.trim().parse().map_err(|_| {
-                bad(CompileErrorKind::OutOfRange {
-                    what: "a setting's number",
-                    min: 0,
-                    max: u64::from(u32::MAX),
-                    got: 0,
-                })
-            })
+        let number = |max: u32| -> Result<u32, CompileError> {
+            match value.trim().parse::<u32>() {
+                Ok(n) if n <= max => Ok(n),
+                Ok(_) => Err(bad(format!("at most {max}"))),
+                Err(_) => Err(bad("not a whole number".into())),
+            }
         };
-        let small = || number().and_then(|n| u16::try_from(n).map_err(|_| bad(too_big(n))));
+        let small = || number(u32::from(u16::MAX)).map(|n| n as u16);
         let (kind, value) = match key.as_str() {
             "holes" => (BlockKind::Board, Value::Holes(small()?)),
             "seeds" => (BlockKind::Board, Value::Seeds(small()?)),
-            "starter" => (
-                BlockKind::Board,
-                Value::Starter(match value.as_str() {
-                    "south" => Side::South,
-                    "north" => Side::North,
-                    _ => {
-                        return Err(bad(CompileErrorKind::UnknownSetting {
-                            key: format!("starter={value}"),
-                            known: "starter=south, starter=north",
-                        }))
-                    }
-                }),
-            ),
-            "cap" => (
-                BlockKind::End,
-                Value::MoveCap(number()?, crate::rules::Award::Owners),
-            ),
+            "starter" => match value.as_str() {
+                "south" => (BlockKind::Board, Value::Starter(Side::South)),
+                "north" => (BlockKind::Board, Value::Starter(Side::North)),
+                _ => return Err(bad("the starter is `south` or `north`".into())),
+            },
+            // The board goes to the side owners at the cap, as readings.md R10 has it.
+            "cap" => (BlockKind::End, Value::MoveCap(number(u32::MAX)?, Award::Owners)),
             _ => {
-                return Err(bad(CompileErrorKind::UnknownSetting {
-                    key: key.clone(),
-                    known: SETTINGS,
-                }))
+                let kind = CompileErrorKind::UnknownSetting { key: key.clone(), known: SETTINGS };
+                return Err(CompileError { file: file.clone(), span, kind, related: None });
             }
         };
-        blocks.push(Block {
-            kind,
-            span,
-            rules: vec![ast::Rule {
-                value,
-                readings: Vec::new(),
-                span,
-            }],
-        });
+        let rule = ast::Rule { value, readings: Vec::new(), span };
+        blocks.push(Block { kind, span, rules: vec![rule] });
     }
-    Ok(Layer {
-        file,
-        tree: ast::File {
-            extends: Vec::<Spanned<String>>::new(),
-            blocks,
-        },
-    })
-}
-
-fn too_big(n: u32) -> CompileErrorKind {
-    CompileErrorKind::OutOfRange {
-        what: "a setting's number",
-        min: 0,
-        max: u64::from(u16::MAX),
-        got: u64::from(n),
-    }
+    Ok(Layer { file, tree: ast::File { extends: Vec::new(), blocks } })
 }
 
 /// A pest error as a diagnostic: what stands at the spot, what would fit, and a keyword the
 /// word there is probably a misspelling of.
 fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileError {
+    if let Some(open) = unclosed_text(&file.text) {
+        let kind = CompileErrorKind::Syntax {
+            found: "a text that is never closed".into(),
+            expected: "a closing `\"`".into(),
+            suggestion: None,
+        };
+        return CompileError { file, span: Span { start: open, end: open + 1 }, kind, related: None };
+    }
     let position = match error.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((p, _)) => p,
+        pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
     };
-    let mut expected: Vec<String> = Vec::new();
     let attempts = error.parse_attempts();
-    // The furthest point pest reached is where the listed tokens were expected.
-    let position = attempts
-        .as_ref()
-        .map_or(position, |a| a.max_position.max(position));
-    if let Some(attempts) = attempts {
-        // Literal keywords print as themselves; character ranges and built-ins are left to
-        // the rule names below.
-        for token in attempts.expected_tokens().iter().map(ToString::to_string) {
-            let filler = token
-                .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-                .is_empty()
-                || token == "#";
-            if !token.contains("..") && token != "BUILTIN_RULE" && !filler {
-                expected.push(format!("`{token}`"));
-            }
+    // The furthest point pest reached is where the tokens it lists were expected.
+    let position = attempts.as_ref().map_or(position, |a| a.max_position.max(position));
+    let mut expected: Vec<String> = Vec::new();
+    for token in attempts.iter().flat_map(|a| a.expected_tokens()).map(|t| t.to_string()) {
+        // Keywords print as themselves; blanks, comments, ranges and built-ins do not help.
+        let blank = token.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty();
+        if !blank && token != "#" && !token.contains("..") && token != "BUILTIN_RULE" {
+            expected.push(format!("`{token}`"));
         }
     }
     if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        expected.extend(
-            positives
-                .iter()
-                .filter_map(|r| describe(*r))
-                .map(String::from),
-        );
+        expected.extend(positives.iter().filter_map(|r| describe(*r)).map(String::from));
     }
     expected.sort();
     expected.dedup();
     let rest = &file.text[position.min(file.text.len())..];
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    let (found, span) = if rest.is_empty() {
-        (
-            "end of file".to_string(),
-            Span {
-                start: position,
-                end: position,
-            },
-        )
-    } else if word.is_empty() {
-        let c = rest.chars().next().unwrap_or(' ');
-        (
-            format!("`{}`", c.escape_debug()),
-            Span {
-                start: position,
-                end: position + c.len_utf8(),
-            },
-        )
-    } else {
-        (
-            format!("`{word}`"),
-            Span {
-                start: position,
-                end: position + word.len(),
-            },
-        )
+    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let (found, length) = match rest.chars().next() {
+        None => ("end of file".to_string(), 0),
+        Some(c) if word.is_empty() => (format!("`{}`", c.escape_debug()), c.len_utf8()),
+        Some(_) => (format!("`{word}`"), word.len()),
     };
-    let keywords: Vec<&str> = expected
-        .iter()
-        .map(|e| e.trim_matches('`'))
-        .filter(|k| k.starts_with(|c: char| c.is_alphabetic()))
-        .collect();
-    let is_word = word.starts_with(|c: char| c.is_alphabetic());
-    let suggestion = if is_word {
-        diagnostic::suggest(&word, keywords.iter().copied())
-    } else {
-        None
-    };
+    let keywords = expected.iter().map(|e| e.trim_matches('`')).filter(|k| k.starts_with(char::is_alphabetic));
+    let suggestion = if word.starts_with(char::is_alphabetic) { diagnostic::suggest(&word, keywords) } else { None };
     let expected = match expected.len() {
         0 => "something else".to_string(),
         1 => expected[0].clone(),
         n => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
     };
-    CompileError {
-        file,
-        span,
-        kind: CompileErrorKind::Syntax {
-            found,
-            expected,
-            suggestion,
-        },
-        related: None,
+    let span = Span { start: position, end: position + length };
+    CompileError { file, span, kind: CompileErrorKind::Syntax { found, expected, suggestion }, related: None }
+}
+
+/// The byte offset of a `"` whose text runs to the end of the file, if there is one.
+fn unclosed_text(text: &str) -> Option<usize> {
+    let mut open = None;
+    let mut comment = false;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match (open, c) {
+            (_, '\n') if comment => comment = false,
+            _ if comment => {}
+            _ if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(_), '"') => open = None,
+            (None, '"') => open = Some(i),
+            (None, '#') => comment = true,
+            _ => {}
+        }
     }
+    open
 }
 
 /// Human names for the rules pest reports by name rather than by keyword.

@@ -17,10 +17,12 @@ use crate::source::Span;
 pub struct SowParser;
 
 /// A number that does not fit, found while building the tree.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct NumberTooLarge {
     /// Where.
     pub span: Span,
+    /// The largest number allowed there.
+    pub max: u64,
 }
 
 /// Parses `text` into a syntax tree.
@@ -83,16 +85,16 @@ fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
         _ => BlockKind::Match,
     };
     let span = if matches!(kind, BlockKind::NoCapture(_) | BlockKind::NoFeeding) {
-        Span::of(whole)
+        Span { start: whole.start(), end: whole.start() + trimmed_len(whole.as_str()) }
     } else {
-        span
+        Span { start: span.start, end: span.start + trimmed_len(&whole.as_str()[..span.end - span.start]) }
     };
     let rules = inner.map(rule_of).collect::<Result<_, _>>()?;
     Ok(Block { kind, span, rules })
 }
 
 fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
-    let span = Span::of(pair.as_span());
+    let span = span_of(&pair);
     let rule = pair.as_rule();
     let mut readings = Vec::new();
     let mut parts = Vec::new();
@@ -100,9 +102,9 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
         if part.as_rule() == Rule::reading {
             for id in part.into_inner() {
                 let digits = &id.as_str()[1..];
-                readings.push(digits.parse().map_err(|_| NumberTooLarge {
-                    span: Span::of(id.as_span()),
-                })?);
+                let span = span_of(&id);
+                let number = digits.parse().map_err(|_| NumberTooLarge { span, max: u64::from(u16::MAX) })?;
+                readings.push(Spanned { value: number, span });
             }
         } else {
             parts.push(part);
@@ -251,7 +253,7 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
 fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
     pair.into_inner()
         .map(|test| {
-            let span = Span::of(test.as_span());
+            let span = span_of(&test);
             let inner = first(test);
             let value = match inner.as_rule() {
                 Rule::count_test => {
@@ -300,6 +302,41 @@ fn side(pair: Pair<'_, Rule>) -> Side {
     }
 }
 
+/// The span of a token without the blanks and comments pest's implicit whitespace adds after
+/// optional parts, so carets stay under what was written.
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    let span = pair.as_span();
+    Span { start: span.start(), end: span.start() + trimmed_len(span.as_str()) }
+}
+
+/// Length of `text` once trailing blanks and trailing comments are cut.
+fn trimmed_len(text: &str) -> usize {
+    let mut end = text.trim_end().len();
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        match comment_start(&text[line_start..end]) {
+            Some(i) => end = text[..line_start + i].trim_end().len(),
+            None => return end,
+        }
+    }
+}
+
+/// Where a `#` comment starts on a line, outside quoted texts.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '#' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn need<'a>(parts: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Pair<'a, Rule> {
     parts.next().expect("the grammar guarantees this part")
 }
@@ -310,10 +347,23 @@ fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
         .expect("the grammar guarantees an inner token")
 }
 
-fn number<T: std::str::FromStr>(pair: Pair<'_, Rule>) -> Result<T, NumberTooLarge> {
-    pair.as_str().parse().map_err(|_| NumberTooLarge {
-        span: Span::of(pair.as_span()),
-    })
+fn number<T: TryFrom<u64> + Into<u64> + Bounded>(pair: Pair<'_, Rule>) -> Result<T, NumberTooLarge> {
+    let too_large = NumberTooLarge { span: span_of(&pair), max: T::MAX.into() };
+    let value: u64 = pair.as_str().parse().map_err(|_| too_large)?;
+    T::try_from(value).map_err(|_| too_large)
+}
+
+/// The unsigned integer types numbers are read into, with their largest value.
+trait Bounded: Sized {
+    const MAX: Self;
+}
+
+impl Bounded for u16 {
+    const MAX: u16 = u16::MAX;
+}
+
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
 }
 
 fn text_of(pair: Pair<'_, Rule>) -> String {
