@@ -103,6 +103,15 @@ pub fn slug(pairing: &str) -> String {
     pairing.replace(':', "").replace(',', "-vs-")
 }
 
+/// A p-value as a reader wants it: four decimals, or a bound when smaller.
+fn p_text(p: f64) -> String {
+    if p < 0.0001 {
+        "< 0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -314,8 +323,8 @@ fn pairing_section(
                         b.variant.clone(),
                         format!("{:+.1} points", 100.0 * d),
                         format!("{:.2}", t.z),
-                        format!("{:.4}", t.p),
-                        format!("{:.4}", t.holm),
+                        p_text(t.p),
+                        p_text(t.holm),
                         verdict.into(),
                     ]
                 })
