@@ -24,16 +24,11 @@ fn rules(name: &str) -> Rules {
     sowlab::lang::compile_path(&path, &[]).expect("shipped variants compile")
 }
 
-/// Plays `MOVES` uniformly random legal moves, starting new games as games end.
+/// Plays random games (uniformly random legal moves) until `MOVES` moves are played.
 fn random_moves(rules: &Rules, rng: &mut ChaCha8Rng) -> u64 {
-    let mut game = Game::new(rules);
     let mut played = 0;
     while played < MOVES {
-        if game.is_over() {
-            game = Game::new(rules);
-        }
-        game.play_random(rng);
-        played += 1;
+        played += u64::from(Game::new(rules).random_playout(rng));
     }
     played
 }

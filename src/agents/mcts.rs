@@ -86,9 +86,7 @@ impl Agent for Mcts {
                 path.push(child);
             }
             // Playout.
-            while !state.is_over() {
-                state.play_random(rng);
-            }
+            state.random_playout(rng);
             let winner = state.outcome().and_then(|o| o.winner);
             // Back up.
             for &n in &path {

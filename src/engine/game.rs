@@ -136,6 +136,8 @@ struct Turn {
     must_feed: bool,
     /// Examined holes refused only because they do not feed the opponent.
     not_feeding: u64,
+    /// A legal hole already drawn at random for this turn by [`Game::random_playout`].
+    drawn: Option<usize>,
     /// The result of each legal hole, by position in the row.
     results: [(Position, Sown); MAX_HOLES_PER_ROW],
 }
@@ -181,6 +183,7 @@ impl<'r> Game<'r> {
                 legal: 0,
                 must_feed: false,
                 not_feeding: 0,
+                drawn: None,
                 results: [empty; MAX_HOLES_PER_ROW],
             }),
         };
@@ -244,14 +247,37 @@ impl<'r> Game<'r> {
 
     /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
     pub fn play_random<R: rand::Rng>(&mut self, rng: &mut R) -> Option<MoveReport> {
+        let hole = self.draw(rng)?;
+        let (position, sown) = self.turn.results[self.row_index(hole)];
+        Some(self.commit(hole, position, sown, None))
+    }
+
+    /// Plays uniformly random legal moves to the end of the game; returns the moves played.
+    ///
+    /// The same game as calling [`Game::play_random`] until the end would give in law, but not
+    /// move for move: here the draw for the next turn also serves as the check that the next
+    /// player can move, which saves sowing a hole per move (the playout loop of simulations
+    /// and MCTS).
+    pub fn random_playout<R: rand::Rng>(&mut self, rng: &mut R) -> u32 {
+        let mut moves = 0;
+        while let Some(hole) = self.turn.drawn.take().or_else(|| self.draw(rng)) {
+            let (position, sown) = self.turn.results[self.row_index(hole)];
+            self.commit(hole, position, sown, Some(rng));
+            moves += 1;
+        }
+        moves
+    }
+
+    /// Draws a legal hole uniformly at random, sowing candidates as needed; `None` if there is
+    /// none (the game is over).
+    fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<usize> {
         // Rejection without replacement: a uniform pick among the untried-or-legal candidates,
         // dropping illegal ones as they are found, is a uniform pick among the legal holes.
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
         while pool != 0 {
-            let hole = nth_bit(pool, rng.gen_range(0..pool.count_ones()));
+            let hole = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
             if self.examine(hole) {
-                let (position, sown) = self.turn.results[self.row_index(hole)];
-                return Some(self.commit(hole, position, sown));
+                return Some(hole);
             }
             pool &= !(1 << hole);
         }
@@ -265,7 +291,7 @@ impl<'r> Game<'r> {
     pub fn play(&mut self, hole: usize) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
         let (position, sown) = self.turn.results[self.row_index(hole)];
-        Ok(self.commit(hole, position, sown))
+        Ok(self.commit(hole, position, sown, None))
     }
 
     /// Plays a hole, reporting every step of the sowing to `sink`.
@@ -281,7 +307,7 @@ impl<'r> Game<'r> {
         let cached = self.turn.results[self.row_index(hole)];
         if cached.1.endless {
             // A never-ending move the rules let end the game: there is no sowing to show.
-            return Ok(self.commit(hole, cached.0, cached.1));
+            return Ok(self.commit(hole, cached.0, cached.1, None));
         }
         let mut position = self.position;
         let sown = sow(self.rules, &mut position, hole, sink)
@@ -293,7 +319,7 @@ impl<'r> Game<'r> {
                 seeds: on_board + u32::from(seeds),
             });
         }
-        Ok(self.commit(hole, position, sown))
+        Ok(self.commit(hole, position, sown, None))
     }
 
     fn check(&mut self, hole: usize) -> Result<(), PlayError> {
@@ -346,6 +372,7 @@ impl<'r> Game<'r> {
         turn.must_feed =
             rules.program.feeding.is_some() && self.position.row_seeds(rules, side.other()) == 0;
         turn.not_feeding = 0;
+        turn.drawn = None;
     }
 
     /// Whether `hole` is legal for the player to move, sowing it if that is not known yet.
@@ -362,14 +389,16 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         let side = self.position.to_move;
         let slot = hole % rules.holes_per_row();
-        let mut after = self.position;
-        match sow(rules, &mut after, hole, &mut ()) {
-            Ok(sown) if turn.must_feed && !feeds(rules, &after, &sown, side) => {
+        // Sow straight into the turn's slot for this hole: no copy on the hot path.
+        let (after, kept) = &mut turn.results[slot];
+        *after = self.position;
+        match sow(rules, after, hole, &mut ()) {
+            Ok(sown) if turn.must_feed && !feeds(rules, after, &sown, side) => {
                 turn.not_feeding |= bit;
             }
             Ok(sown) => {
                 turn.legal |= bit;
-                turn.results[slot] = (after, sown);
+                *kept = sown;
             }
             Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
                 // Legal; choosing it ends the game, from the position before the move.
@@ -408,7 +437,15 @@ impl<'r> Game<'r> {
         false
     }
 
-    fn commit(&mut self, hole: usize, position: Position, sown: Sown) -> MoveReport {
+    /// Applies a sown move, then the end rules, then starts the next turn; `probe` as in
+    /// [`Game::start_turn`].
+    fn commit(
+        &mut self,
+        hole: usize,
+        position: Position,
+        sown: Sown,
+        probe: Option<&mut dyn rand::RngCore>,
+    ) -> MoveReport {
         let mover = self.position.to_move;
         self.stats.moves += 1;
         self.last_mover = Some(mover);
@@ -445,11 +482,12 @@ impl<'r> Game<'r> {
             return report;
         }
         let passes = self.stats.passes;
-        self.start_turn(if sown.extra_turn {
+        let next = if sown.extra_turn {
             mover
         } else {
             mover.other()
-        });
+        };
+        self.start_turn_probing(next, probe);
         report.passes = self.stats.passes - passes;
         report
     }
@@ -483,12 +521,26 @@ impl<'r> Game<'r> {
         None
     }
 
-    /// Hands the turn to `side`, resolving passes, then applies repetition and the cap.
-    fn start_turn(&mut self, mut side: Side) {
+    /// Hands the turn to `side` (see [`Game::start_turn_probing`]).
+    fn start_turn(&mut self, side: Side) {
+        self.start_turn_probing(side, None);
+    }
+
+    /// Hands the turn to `side`, resolving passes, then applies repetition and the cap. Whether
+    /// a player can move is found by sowing their holes in order, or, with `probe`, by drawing
+    /// them at random and keeping the first legal one for [`Game::random_playout`].
+    fn start_turn_probing(&mut self, mut side: Side, mut probe: Option<&mut dyn rand::RngCore>) {
         let rules = self.rules;
         for tried in 0..2 {
             self.open_turn(side);
-            if self.any_legal() {
+            let can_move = match probe.as_deref_mut() {
+                Some(rng) => {
+                    self.turn.drawn = self.draw(rng);
+                    self.turn.drawn.is_some()
+                }
+                None => self.any_legal(),
+            };
+            if can_move {
                 break;
             }
             let playable = self.turn.not_feeding != 0;
@@ -597,6 +649,7 @@ impl<'r> Game<'r> {
         self.turn.candidates = 0;
         self.turn.examined = 0;
         self.turn.legal = 0;
+        self.turn.drawn = None;
         self.outcome = Some(Outcome { reason, winner });
     }
 }
@@ -624,7 +677,7 @@ struct History {
     positions: Vec<(u64, Position)>,
     /// A Bloom filter over the fingerprints: most positions are new, and the filter says so
     /// without a scan.
-    seen: [u64; 16],
+    seen: [u64; 32],
     /// How many recorded positions have each fingerprint: only a fingerprint seen before
     /// needs the exact comparison, so long capture-free stretches stay cheap.
     fingerprints: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
@@ -640,7 +693,7 @@ impl History {
         {
             self.positions.clear();
             self.fingerprints.clear();
-            self.seen = [0; 16];
+            self.seen = [0; 32];
         }
         let fingerprint = position.fingerprint();
         self.positions.push((fingerprint, position));
@@ -653,10 +706,7 @@ impl History {
         // Short stretches are scanned, when the filter cannot rule a repeat out; long ones
         // index their fingerprints.
         if self.positions.len() <= INDEX_FROM {
-            let (word, bit) = (
-                (fingerprint >> 58) as usize & 15,
-                1u64 << (fingerprint & 63),
-            );
+            let (word, bit) = ((fingerprint >> 59) as usize, 1u64 << (fingerprint & 63));
             let new = self.seen[word] & bit == 0;
             self.seen[word] |= bit;
             return if new { 1 } else { count() };
@@ -677,7 +727,7 @@ impl History {
 }
 
 /// History length from which fingerprints are indexed.
-const INDEX_FROM: usize = 64;
+const INDEX_FROM: usize = 128;
 
 /// A hasher for keys that are already well-mixed 64-bit fingerprints.
 #[derive(Default)]

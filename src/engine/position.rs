@@ -119,12 +119,14 @@ impl Position {
 
     /// The holes `side` could lift: non-empty, open holes of their row, as a bit mask.
     pub fn candidates(&self, rules: &Rules, side: Side) -> u64 {
-        let mut mask = 0;
-        for p in rules.geometry.row(side) {
-            if self.seeds[p] > 0 {
-                mask |= 1 << p;
-            }
-        }
+        let row = rules.geometry.row(side);
+        let start = row.start;
+        let mask = self.seeds[row]
+            .iter()
+            .enumerate()
+            .fold(0u64, |mask, (i, &n)| {
+                mask | u64::from(n != 0) << (start + i)
+            });
         mask & !self.closed
     }
 

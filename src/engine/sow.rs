@@ -1,8 +1,8 @@
 //! The interpreter: plays the sowing of one move of a compiled rule program on a position.
 
 use crate::rules::{
-    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest, OriginSkip,
-    Recipient, Rules, Side, SideTest, SkipLaps, Stores, MAX_POSITIONS,
+    Condition, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, OppositeTest,
+    OriginSkip, Recipient, Rules, Side, SideTest, SkipLaps, Stores, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};
@@ -84,6 +84,15 @@ pub(crate) fn sow<S: EventSink>(
             0
         };
     let stop_at_cap = program.ending.endless == Endless::StopAtCap;
+    let sown_stores = program.board.stores == Stores::Sown;
+    let track_first_lap = program
+        .feeding
+        .is_some_and(|f| f.judged == FeedJudged::FirstLap);
+    // Whether anything must be looked at after each drop; if not, the drop loop is bare.
+    let watch = sown_stores
+        || track_first_lap
+        || !dispatch.passing.is_empty()
+        || !dispatch.lap_end.is_empty();
 
     let mut out = Sown {
         laps: 1,
@@ -111,35 +120,41 @@ pub(crate) fn sow<S: EventSink>(
         if ring & !skip == 0 {
             skip &= !(1 << origin);
         }
-        let mut into_origin = sowing.lap_start == LapStart::LiftedHole;
+        if sowing.lap_start == LapStart::LiftedHole {
+            // Step back to the position whose successor is the origin, so the first seed
+            // goes back into the hole just lifted.
+            at = (0..MAX_POSITIONS)
+                .find(|&p| ring >> p & 1 == 1 && usize::from(next[p]) == origin)
+                .unwrap_or(origin);
+        }
+        // The drop cap is checked once per lap: a lap that would reach it is refused, or,
+        // when the rules say so, cut short with the rest of its seeds put back where it began.
+        let mut capped = false;
+        if out.drops + u32::from(hand) >= sowing.drop_cap {
+            if !stop_at_cap {
+                return Err(Refusal::DropCap);
+            }
+            let allowed = (sowing.drop_cap - out.drops) as u16;
+            pos.seeds[origin] += hand - allowed;
+            hand = allowed;
+            capped = true;
+        }
+        out.drops += u32::from(hand);
         while hand > 0 {
-            if into_origin {
-                into_origin = false;
-            } else {
+            at = usize::from(next[at]);
+            while skip >> at & 1 == 1 {
                 at = usize::from(next[at]);
-                while skip >> at & 1 == 1 {
-                    at = usize::from(next[at]);
-                }
             }
             pos.seeds[at] += 1;
             hand -= 1;
-            out.drops += 1;
             sink.event(Event::Drop {
                 at,
                 count: pos.seeds[at],
             });
-            if out.drops >= sowing.drop_cap {
-                if !stop_at_cap {
-                    return Err(Refusal::DropCap);
-                }
-                pos.seeds[origin] += hand;
-                ended = true;
-                break 'sowing;
-            }
-            if at >= g.holes {
+            if !watch || (sown_stores && at >= g.holes) {
                 continue;
             }
-            if out.laps == 1 && opponent_row >> at & 1 == 1 {
+            if track_first_lap && out.laps == 1 && opponent_row >> at & 1 == 1 {
                 out.fed_first_lap = true;
             }
             let (rules_here, counts) = if hand > 0 {
@@ -155,6 +170,8 @@ pub(crate) fn sow<S: EventSink>(
                     continue;
                 };
                 if last_seeds_reached(rules, pos, hand, &mut out) {
+                    // The lap was counted whole at its start; these seeds were never dropped.
+                    out.drops -= u32::from(hand);
                     return Ok(out);
                 }
                 match effect {
@@ -171,6 +188,10 @@ pub(crate) fn sow<S: EventSink>(
             if ended {
                 break 'sowing;
             }
+        }
+        if capped {
+            ended = true;
+            break;
         }
         sink.event(Event::Land {
             at,

@@ -222,9 +222,10 @@ impl<'a> Lowering<'a> {
             for (key, at) in &slots.rules {
                 for reading in &at.rule.readings {
                     match u8::try_from(reading.value) {
-                        Ok(number @ 1..=LAST_READING) => {
-                            marks.push(ReadingMark { number, rule: format!("{block}.{key}") })
-                        }
+                        Ok(number @ 1..=LAST_READING) => marks.push(ReadingMark {
+                            number,
+                            rule: format!("{block}.{key}"),
+                        }),
                         _ => bad.push((at.layer, reading.clone())),
                     }
                 }
@@ -243,7 +244,9 @@ impl<'a> Lowering<'a> {
             visit("match", slots);
         }
         for (layer, reading) in bad {
-            let kind = CompileErrorKind::UnknownReading { number: u32::from(reading.value) };
+            let kind = CompileErrorKind::UnknownReading {
+                number: u32::from(reading.value),
+            };
             self.error(layer, reading.span, kind);
         }
         marks
@@ -485,7 +488,10 @@ impl<'a> Lowering<'a> {
                 Some(Value::Trigger(t)) => Some(*t),
                 _ => {
                     let (layer, span) = self.capture_header(name);
-                    let kind = CompileErrorKind::MissingRule { name: name.clone(), key: "on" };
+                    let kind = CompileErrorKind::MissingRule {
+                        name: name.clone(),
+                        key: "on",
+                    };
                     self.error(layer, span, kind);
                     None
                 }

@@ -37,12 +37,26 @@ pub fn compile_path(path: &Path, settings: &[(String, String)]) -> Result<Rules,
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let mut stack = vec![(canonical(path), shown.clone())];
-            load(SourceFile::new(shown, text), path, &mut stack, &mut layers, &mut errors);
+            load(
+                SourceFile::new(shown, text),
+                path,
+                &mut stack,
+                &mut layers,
+                &mut errors,
+            );
         }
         Err(e) => {
-            let kind = CompileErrorKind::Unreadable { path: shown.clone(), reason: e.to_string() };
+            let kind = CompileErrorKind::Unreadable {
+                path: shown.clone(),
+                reason: e.to_string(),
+            };
             let file = SourceFile::new(shown, "");
-            errors.push(CompileError { file, span: Span::default(), kind, related: None });
+            errors.push(CompileError {
+                file,
+                span: Span::default(),
+                kind,
+                related: None,
+            });
         }
     }
     finish(layers, errors, settings)
@@ -57,7 +71,13 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
     let mut errors = Vec::new();
     let path = dir.join(name);
     let mut stack = vec![(canonical(&path), name.to_string())];
-    load(SourceFile::new(name, text), &path, &mut stack, &mut layers, &mut errors);
+    load(
+        SourceFile::new(name, text),
+        &path,
+        &mut stack,
+        &mut layers,
+        &mut errors,
+    );
     finish(layers, errors, &[])
 }
 
@@ -87,14 +107,28 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// Parses `file` and, first, every file it extends (depth first), so parents come first.
-fn load(file: SourceFile, path: &Path, stack: &mut Stack, layers: &mut Vec<Layer>, errors: &mut Vec<CompileError>) {
+fn load(
+    file: SourceFile,
+    path: &Path,
+    stack: &mut Stack,
+    layers: &mut Vec<Layer>,
+    errors: &mut Vec<CompileError>,
+) {
     let tree = match parser::parse(&file.text) {
         Ok(Ok(tree)) => tree,
         Ok(Err(too_large)) => {
             let span = too_large.span;
             let written = file.text[span.start..span.end].to_string();
-            let kind = CompileErrorKind::TooLarge { written, max: too_large.max };
-            errors.push(CompileError { file, span, kind, related: None });
+            let kind = CompileErrorKind::TooLarge {
+                written,
+                max: too_large.max,
+            };
+            errors.push(CompileError {
+                file,
+                span,
+                kind,
+                related: None,
+            });
             return;
         }
         Err(e) => {
@@ -106,21 +140,41 @@ fn load(file: SourceFile, path: &Path, stack: &mut Stack, layers: &mut Vec<Layer
         let parent_path = path.parent().unwrap_or(Path::new(".")).join(&parent.value);
         let shown = parent_path.display().to_string();
         let key = canonical(&parent_path);
-        let error = |kind| CompileError { file: file.clone(), span: parent.span, kind, related: None };
+        let error = |kind| CompileError {
+            file: file.clone(),
+            span: parent.span,
+            kind,
+            related: None,
+        };
         if let Some(first) = stack.iter().position(|(p, _)| *p == key) {
-            let mut chain: Vec<String> = stack[first..].iter().map(|(_, s)| format!("`{s}`")).collect();
+            let mut chain: Vec<String> = stack[first..]
+                .iter()
+                .map(|(_, s)| format!("`{s}`"))
+                .collect();
             chain.push(format!("`{shown}`"));
-            let kind = CompileErrorKind::ExtendsCycle { path: parent.value.clone(), chain: chain.join(" → ") };
+            let kind = CompileErrorKind::ExtendsCycle {
+                path: parent.value.clone(),
+                chain: chain.join(" → "),
+            };
             errors.push(error(kind));
             continue;
         }
         match std::fs::read_to_string(&parent_path) {
             Ok(text) => {
                 stack.push((key, shown.clone()));
-                load(SourceFile::new(shown, text), &parent_path, stack, layers, errors);
+                load(
+                    SourceFile::new(shown, text),
+                    &parent_path,
+                    stack,
+                    layers,
+                    errors,
+                );
                 stack.pop();
             }
-            Err(e) => errors.push(error(CompileErrorKind::Unreadable { path: shown, reason: e.to_string() })),
+            Err(e) => errors.push(error(CompileErrorKind::Unreadable {
+                path: shown,
+                reason: e.to_string(),
+            })),
         }
     }
     layers.push(Layer { file, tree });
@@ -133,11 +187,22 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
     let mut offset = 0;
     let mut blocks = Vec::new();
     for (key, value) in settings {
-        let span = Span { start: offset, end: offset + key.len() + 1 + value.len() };
+        let span = Span {
+            start: offset,
+            end: offset + key.len() + 1 + value.len(),
+        };
         offset = span.end + 1;
         let bad = |why: String| {
-            let kind = CompileErrorKind::BadSetting { setting: format!("{key}={value}"), why };
-            CompileError { file: file.clone(), span, kind, related: None }
+            let kind = CompileErrorKind::BadSetting {
+                setting: format!("{key}={value}"),
+                why,
+            };
+            CompileError {
+                file: file.clone(),
+                span,
+                kind,
+                related: None,
+            }
         };
         let number = |max: u32| -> Result<u32, CompileError> {
             match value.trim().parse::<u32>() {
@@ -156,16 +221,41 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 _ => return Err(bad("the starter is `south` or `north`".into())),
             },
             // The board goes to the side owners at the cap, as readings.md R10 has it.
-            "cap" => (BlockKind::End, Value::MoveCap(number(u32::MAX)?, Award::Owners)),
+            "cap" => (
+                BlockKind::End,
+                Value::MoveCap(number(u32::MAX)?, Award::Owners),
+            ),
             _ => {
-                let kind = CompileErrorKind::UnknownSetting { key: key.clone(), known: SETTINGS };
-                return Err(CompileError { file: file.clone(), span, kind, related: None });
+                let kind = CompileErrorKind::UnknownSetting {
+                    key: key.clone(),
+                    known: SETTINGS,
+                };
+                return Err(CompileError {
+                    file: file.clone(),
+                    span,
+                    kind,
+                    related: None,
+                });
             }
         };
-        let rule = ast::Rule { value, readings: Vec::new(), span };
-        blocks.push(Block { kind, span, rules: vec![rule] });
+        let rule = ast::Rule {
+            value,
+            readings: Vec::new(),
+            span,
+        };
+        blocks.push(Block {
+            kind,
+            span,
+            rules: vec![rule],
+        });
     }
-    Ok(Layer { file, tree: ast::File { extends: Vec::new(), blocks } })
+    Ok(Layer {
+        file,
+        tree: ast::File {
+            extends: Vec::new(),
+            blocks,
+        },
+    })
 }
 
 /// A pest error as a diagnostic: what stands at the spot, what would fit, and a keyword the
@@ -177,43 +267,86 @@ fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileEr
             expected: "a closing `\"`".into(),
             suggestion: None,
         };
-        return CompileError { file, span: Span { start: open, end: open + 1 }, kind, related: None };
+        return CompileError {
+            file,
+            span: Span {
+                start: open,
+                end: open + 1,
+            },
+            kind,
+            related: None,
+        };
     }
     let position = match error.location {
         pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
     };
     let attempts = error.parse_attempts();
     // The furthest point pest reached is where the tokens it lists were expected.
-    let position = attempts.as_ref().map_or(position, |a| a.max_position.max(position));
+    let position = attempts
+        .as_ref()
+        .map_or(position, |a| a.max_position.max(position));
     let mut expected: Vec<String> = Vec::new();
-    for token in attempts.iter().flat_map(|a| a.expected_tokens()).map(|t| t.to_string()) {
+    for token in attempts
+        .iter()
+        .flat_map(|a| a.expected_tokens())
+        .map(|t| t.to_string())
+    {
         // Keywords print as themselves; blanks, comments, ranges and built-ins do not help.
-        let blank = token.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}').is_empty();
+        let blank = token
+            .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .is_empty();
         if !blank && token != "#" && !token.contains("..") && token != "BUILTIN_RULE" {
             expected.push(format!("`{token}`"));
         }
     }
     if let pest::error::ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        expected.extend(positives.iter().filter_map(|r| describe(*r)).map(String::from));
+        expected.extend(
+            positives
+                .iter()
+                .filter_map(|r| describe(*r))
+                .map(String::from),
+        );
     }
     expected.sort();
     expected.dedup();
     let rest = &file.text[position.min(file.text.len())..];
-    let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     let (found, length) = match rest.chars().next() {
         None => ("end of file".to_string(), 0),
         Some(c) if word.is_empty() => (format!("`{}`", c.escape_debug()), c.len_utf8()),
         Some(_) => (format!("`{word}`"), word.len()),
     };
-    let keywords = expected.iter().map(|e| e.trim_matches('`')).filter(|k| k.starts_with(char::is_alphabetic));
-    let suggestion = if word.starts_with(char::is_alphabetic) { diagnostic::suggest(&word, keywords) } else { None };
+    let keywords = expected
+        .iter()
+        .map(|e| e.trim_matches('`'))
+        .filter(|k| k.starts_with(char::is_alphabetic));
+    let suggestion = if word.starts_with(char::is_alphabetic) {
+        diagnostic::suggest(&word, keywords)
+    } else {
+        None
+    };
     let expected = match expected.len() {
         0 => "something else".to_string(),
         1 => expected[0].clone(),
         n => format!("{} or {}", expected[..n - 1].join(", "), expected[n - 1]),
     };
-    let span = Span { start: position, end: position + length };
-    CompileError { file, span, kind: CompileErrorKind::Syntax { found, expected, suggestion }, related: None }
+    let span = Span {
+        start: position,
+        end: position + length,
+    };
+    CompileError {
+        file,
+        span,
+        kind: CompileErrorKind::Syntax {
+            found,
+            expected,
+            suggestion,
+        },
+        related: None,
+    }
 }
 
 /// The byte offset of a `"` whose text runs to the end of the file, if there is one.

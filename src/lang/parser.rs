@@ -85,9 +85,15 @@ fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
         _ => BlockKind::Match,
     };
     let span = if matches!(kind, BlockKind::NoCapture(_) | BlockKind::NoFeeding) {
-        Span { start: whole.start(), end: whole.start() + trimmed_len(whole.as_str()) }
+        Span {
+            start: whole.start(),
+            end: whole.start() + trimmed_len(whole.as_str()),
+        }
     } else {
-        Span { start: span.start, end: span.start + trimmed_len(&whole.as_str()[..span.end - span.start]) }
+        Span {
+            start: span.start,
+            end: span.start + trimmed_len(&whole.as_str()[..span.end - span.start]),
+        }
     };
     let rules = inner.map(rule_of).collect::<Result<_, _>>()?;
     Ok(Block { kind, span, rules })
@@ -103,8 +109,14 @@ fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
             for id in part.into_inner() {
                 let digits = &id.as_str()[1..];
                 let span = span_of(&id);
-                let number = digits.parse().map_err(|_| NumberTooLarge { span, max: u64::from(u16::MAX) })?;
-                readings.push(Spanned { value: number, span });
+                let number = digits.parse().map_err(|_| NumberTooLarge {
+                    span,
+                    max: u64::from(u16::MAX),
+                })?;
+                readings.push(Spanned {
+                    value: number,
+                    span,
+                });
             }
         } else {
             parts.push(part);
@@ -306,7 +318,10 @@ fn side(pair: Pair<'_, Rule>) -> Side {
 /// optional parts, so carets stay under what was written.
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
     let span = pair.as_span();
-    Span { start: span.start(), end: span.start() + trimmed_len(span.as_str()) }
+    Span {
+        start: span.start(),
+        end: span.start() + trimmed_len(span.as_str()),
+    }
 }
 
 /// Length of `text` once trailing blanks and trailing comments are cut.
@@ -347,8 +362,13 @@ fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
         .expect("the grammar guarantees an inner token")
 }
 
-fn number<T: TryFrom<u64> + Into<u64> + Bounded>(pair: Pair<'_, Rule>) -> Result<T, NumberTooLarge> {
-    let too_large = NumberTooLarge { span: span_of(&pair), max: T::MAX.into() };
+fn number<T: TryFrom<u64> + Into<u64> + Bounded>(
+    pair: Pair<'_, Rule>,
+) -> Result<T, NumberTooLarge> {
+    let too_large = NumberTooLarge {
+        span: span_of(&pair),
+        max: T::MAX.into(),
+    };
     let value: u64 = pair.as_str().parse().map_err(|_| too_large)?;
     T::try_from(value).map_err(|_| too_large)
 }

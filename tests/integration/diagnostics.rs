@@ -88,8 +88,6 @@ impl Expect {
 
 const SYNTAX: &str = "sowlab::syntax";
 const DUPLICATE_HELP: &str = "a file may override an inherited rule, but give each rule once";
-const TOP_LEVEL: &str =
-    "`board`, `capture`, `end`, `feeding`, `game`, `match`, `no`, `sowing` or end of file";
 
 /// Every bad file and the errors it must give, in the order given (by file, then position).
 const EXPECTED: &[(&str, &[Expect])] = &[
@@ -482,7 +480,9 @@ fn generic_problems(errors: &CompileErrors) -> Vec<String> {
         let place = format!("{}:{line}:{column}", error.file.name);
         let key = (error.file.name.clone(), error.span.start);
         if previous.as_ref().is_some_and(|p| *p > key) {
-            problems.push(format!("{place}: the errors are not sorted by file and position"));
+            problems.push(format!(
+                "{place}: the errors are not sorted by file and position"
+            ));
         }
         previous = Some(key);
         if !rendered.contains(&format!("[{place}]")) {
@@ -495,9 +495,20 @@ fn generic_problems(errors: &CompileErrors) -> Vec<String> {
             ));
         }
         if let CompileErrorKind::Syntax { expected, .. } = &error.kind {
-            for token in ["` `", "`\\t`", "`\\r`", "`\\n`", "`#`", "feff", "WHITESPACE", "COMMENT"] {
+            for token in [
+                "` `",
+                "`\\t`",
+                "`\\r`",
+                "`\\n`",
+                "`#`",
+                "feff",
+                "WHITESPACE",
+                "COMMENT",
+            ] {
                 if expected.contains(token) {
-                    problems.push(format!("{place}: the expected list names {token}: {expected}"));
+                    problems.push(format!(
+                        "{place}: the expected list names {token}: {expected}"
+                    ));
                 }
             }
         }
@@ -654,7 +665,11 @@ fn every_bad_file_is_described_and_every_description_has_a_file() {
     for entry in std::fs::read_dir(util::path("tests/bad")).expect("tests/bad exists") {
         let path = entry.expect("an entry").path();
         if path.extension().is_some_and(|e| e == "stderr") {
-            let stem = path.file_stem().expect("a name").to_string_lossy().into_owned();
+            let stem = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
             assert!(files.contains(&stem), "{} has no .sow", path.display());
         }
     }
@@ -669,7 +684,12 @@ fn every_error_kind_is_exercised() {
         given.extend(compile_bad(&stem).0.iter().map(|e| kind_name(&e.kind)));
     }
     for settings in [&["holes=abc"][..], &["width=3"], &["holes=0"]] {
-        given.extend(compile_with_settings(settings).0.iter().map(|e| kind_name(&e.kind)));
+        given.extend(
+            compile_with_settings(settings)
+                .0
+                .iter()
+                .map(|e| kind_name(&e.kind)),
+        );
     }
     let missing = compile_path(&util::path("no-such-variant.sow"), &[]).expect_err("missing");
     given.extend(missing.0.iter().map(|e| kind_name(&e.kind)));
@@ -792,7 +812,11 @@ fn too_large_numbers_and_readings_name_what_was_written() {
     let mut failures = Vec::new();
     for (text, code, under, message) in cases {
         let error = one_error(text);
-        let got = (error.kind.code(), text_under(&error, error.span), error.kind.to_string());
+        let got = (
+            error.kind.code(),
+            text_under(&error, error.span),
+            error.kind.to_string(),
+        );
         if got != (*code, *under, message.to_string()) {
             failures.push(format!(
                 "{text}\n  expected {code} under {under:?}: {message}\n  got {} under {:?}: {}",
@@ -905,12 +929,22 @@ fn bad_settings_give_their_error() {
     let mut fixed = Vec::new();
     for (set, code, message) in BAD_SETTINGS {
         let errors = compile_with_settings(&[set]);
-        failures.extend(generic_problems(&errors).into_iter().map(|p| format!("--set {set}: {p}")));
+        failures.extend(
+            generic_problems(&errors)
+                .into_iter()
+                .map(|p| format!("--set {set}: {p}")),
+        );
         let [error] = &errors.0[..] else {
-            failures.push(format!("--set {set}: not one error:\n{}", errors.render(false)));
+            failures.push(format!(
+                "--set {set}: not one error:\n{}",
+                errors.render(false)
+            ));
             continue;
         };
-        if error.file.name != "--set" || error.line_column() != (1, 1) || text_under(error, error.span) != *set {
+        if error.file.name != "--set"
+            || error.line_column() != (1, 1)
+            || text_under(error, error.span) != *set
+        {
             failures.push(format!(
                 "--set {set}: at {}:{:?} under {:?}",
                 error.file.name,
@@ -919,7 +953,10 @@ fn bad_settings_give_their_error() {
             ));
         }
         if error.kind.code() != *code {
-            failures.push(format!("--set {set}: code {}, expected {code}", error.kind.code()));
+            failures.push(format!(
+                "--set {set}: code {}, expected {code}",
+                error.kind.code()
+            ));
         }
         let got = error.kind.to_string();
         match (got == *message, known_bug(set)) {
@@ -951,7 +988,10 @@ fn bad_settings_give_their_error() {
     };
     assert_eq!(error.line_column(), (2, 1), "{error}");
     assert_eq!(text_under(error, error.span), "seeds=abc", "{error}");
-    assert_eq!(error.to_string(), "--set:2:1: `--set seeds=abc`: not a whole number");
+    assert_eq!(
+        error.to_string(),
+        "--set:2:1: `--set seeds=abc`: not a whole number"
+    );
     assert!(errors.render(false).contains("[--set:2:1]"));
     failures.extend(generic_problems(&errors));
     assert!(failures.is_empty(), "{}", failures.join("\n"));

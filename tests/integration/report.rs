@@ -9,17 +9,29 @@ use sowlab::report::compare::ComparisonRecord;
 use super::util::sowlab;
 
 fn check_chart(dir: &Path, stem: &str) {
-    let png = std::fs::read(dir.join(format!("{stem}.png"))).unwrap_or_else(|_| panic!("{stem}.png missing"));
-    assert!(png.len() > 1000 && png.starts_with(b"\x89PNG\r\n\x1a\n"), "{stem}.png is not a PNG");
+    let png = std::fs::read(dir.join(format!("{stem}.png")))
+        .unwrap_or_else(|_| panic!("{stem}.png missing"));
+    assert!(
+        png.len() > 1000 && png.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "{stem}.png is not a PNG"
+    );
     let svg = std::fs::read_to_string(dir.join(format!("{stem}.svg"))).unwrap();
-    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{stem}.svg does not parse: {e}"));
+    let doc = roxmltree::Document::parse(&svg)
+        .unwrap_or_else(|e| panic!("{stem}.svg does not parse: {e}"));
     assert_eq!(doc.root_element().tag_name().name(), "svg");
     let texts: Vec<&str> = doc.descendants().filter_map(|n| n.text()).collect();
-    assert!(texts.iter().any(|t| t.contains("games")), "{stem}.svg has no title saying how many games");
+    assert!(
+        texts.iter().any(|t| t.contains("games")),
+        "{stem}.svg has no title saying how many games"
+    );
 }
 
 fn comparison(dir: &Path) -> Vec<ComparisonRecord> {
-    csv::Reader::from_path(dir.join("comparison.csv")).unwrap().deserialize().collect::<Result<_, _>>().unwrap()
+    csv::Reader::from_path(dir.join("comparison.csv"))
+        .unwrap()
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 #[test]
@@ -27,33 +39,80 @@ fn compare_writes_every_chart_table_and_page() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("small");
     sowlab()
-        .args(["compare", "variants/hoyito-i.sow", "variants/oware.sow", "--games", "30"])
-        .args(["--agents", "random,random", "--agents", "greedy,random", "--seed", "2", "--out"])
+        .args([
+            "compare",
+            "variants/hoyito-i.sow",
+            "variants/oware.sow",
+            "--games",
+            "30",
+        ])
+        .args([
+            "--agents",
+            "random,random",
+            "--agents",
+            "greedy,random",
+            "--seed",
+            "2",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .success();
     for pairing in ["random-vs-random", "greedy-vs-random"] {
-        for chart in ["rates", "lengths", "end-reasons", "timeline", "branching", "laps"] {
+        for chart in [
+            "rates",
+            "lengths",
+            "end-reasons",
+            "timeline",
+            "branching",
+            "laps",
+        ] {
             check_chart(&out, &format!("{chart}-{pairing}"));
         }
     }
-    for file in ["games.csv", "moves.csv", "summary.csv", "run.json", "comparison.csv", "timeline.csv"] {
-        assert!(out.join(file).metadata().unwrap().len() > 0, "{file} is empty");
+    for file in [
+        "games.csv",
+        "moves.csv",
+        "summary.csv",
+        "run.json",
+        "comparison.csv",
+        "timeline.csv",
+    ] {
+        assert!(
+            out.join(file).metadata().unwrap().len() > 0,
+            "{file} is empty"
+        );
     }
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("sowlab compare variants/hoyito-i.sow variants/oware.sow --games 30"));
     assert!(md.contains("![") && md.contains("rates-random-vs-random.png"));
     assert!(md.contains("R1 ") && md.contains("only a drop that makes a hole's count exactly 4"));
-    assert!(md.contains("Caution: with 60 games"), "a small run must say its intervals are wide");
+    assert!(
+        md.contains("Caution: with 60 games"),
+        "a small run must say its intervals are wide"
+    );
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert_eq!(html.matches("<svg").count(), 12, "every chart inlined");
-    assert!(!html.contains("<?xml"), "SVG prologs must not stand inside HTML");
+    assert!(
+        !html.contains("<?xml"),
+        "SVG prologs must not stand inside HTML"
+    );
     let rows = comparison(&out);
     assert_eq!(rows.iter().filter(|r| r.kind == "pair").count(), 2);
-    assert!(rows.iter().any(|r| r.measure == "first_mover_rate" && r.low.is_some()));
+    assert!(rows
+        .iter()
+        .any(|r| r.measure == "first_mover_rate" && r.low.is_some()));
     // A second run replaces the report whole.
     sowlab()
-        .args(["compare", "variants/hoyito-i.sow", "--games", "5", "--agents", "random,random", "--out"])
+        .args([
+            "compare",
+            "variants/hoyito-i.sow",
+            "--games",
+            "5",
+            "--agents",
+            "random,random",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .success();
@@ -65,11 +124,22 @@ fn compare_refuses_to_replace_a_directory_it_did_not_write() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
     sowlab()
-        .args(["compare", "variants/hoyito-i.sow", "--games", "5", "--agents", "random,random", "--out"])
+        .args([
+            "compare",
+            "variants/hoyito-i.sow",
+            "--games",
+            "5",
+            "--agents",
+            "random,random",
+            "--out",
+        ])
         .arg(tmp.path())
         .assert()
         .code(2);
-    assert_eq!(std::fs::read_to_string(tmp.path().join("notes.txt")).unwrap(), "mine");
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("notes.txt")).unwrap(),
+        "mine"
+    );
 }
 
 #[test]
@@ -77,20 +147,33 @@ fn comparing_two_readings_of_ayoayo_states_whether_they_differ() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("r7");
     sowlab()
-        .args(["compare", "variants/ayoayo.sow", "variants/ayoayo-r7-lone-seed.sow", "--games", "400"])
+        .args([
+            "compare",
+            "variants/ayoayo.sow",
+            "variants/ayoayo-r7-lone-seed.sow",
+            "--games",
+            "400",
+        ])
         .args(["--agents", "random,random", "--seed", "3", "--out"])
         .arg(&out)
         .assert()
         .success();
     let rows = comparison(&out);
     let pair = rows.iter().find(|r| r.kind == "pair").expect("one pair");
-    assert_eq!((pair.variant.as_str(), pair.other.as_str()), ("Ayoayo", "Ayoayo (R7: lone seed captured)"));
+    assert_eq!(
+        (pair.variant.as_str(), pair.other.as_str()),
+        ("Ayoayo", "Ayoayo (R7: lone seed captured)")
+    );
     let p = pair.p_value.unwrap();
     assert!((0.0..=1.0).contains(&p));
     assert_eq!(pair.significant, Some(pair.p_holm.unwrap() < 0.05));
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("significant?"));
-    assert!(md.contains(if p < 0.05 { "yes: the first-mover advantage differs" } else { "no: not distinguishable" }));
+    assert!(md.contains(if p < 0.05 {
+        "yes: the first-mover advantage differs"
+    } else {
+        "no: not distinguishable"
+    }));
     assert!(md.contains("R7 capture \"opposite\".if"));
 }
 
@@ -99,14 +182,24 @@ fn sweep_charts_measures_across_board_sizes() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("sweep");
     sowlab()
-        .args(["sweep", "variants/hoyito-i.sow", "--set", "holes=6..8", "--set", "seeds=3,4"])
+        .args([
+            "sweep",
+            "variants/hoyito-i.sow",
+            "--set",
+            "holes=6..8",
+            "--set",
+            "seeds=3,4",
+        ])
         .args(["--games", "10", "--agents", "random,random", "--out"])
         .arg(&out)
         .assert()
         .success();
     let text = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with("pairing,parameter_holes,parameter_seeds,games"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("pairing,parameter_holes,parameter_seeds,games"));
     assert_eq!(lines.count(), 6);
     for seeds in [3, 4] {
         check_chart(&out, &format!("sweep-rates-random-vs-random-seeds{seeds}"));
