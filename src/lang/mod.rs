@@ -205,10 +205,13 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
             }
         };
         let number = |max: u32| -> Result<u32, CompileError> {
-            match value.trim().parse::<u32>() {
+            let digits = value.trim();
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad("not a whole number".into()));
+            }
+            match digits.parse::<u32>() {
                 Ok(n) if n <= max => Ok(n),
-                Ok(_) => Err(bad(format!("at most {max}"))),
-                Err(_) => Err(bad("not a whole number".into())),
+                _ => Err(bad(format!("at most {max}"))),
             }
         };
         let small = || number(u32::from(u16::MAX)).map(|n| n as u16);

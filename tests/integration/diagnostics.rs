@@ -22,19 +22,7 @@ use crate::util;
 /// values are here (no bad file is): their tests check the right message, and tolerate the wrong
 /// one only for the settings listed. Take a setting off the list once `src/` is fixed; the
 /// test fails while a fixed setting is still listed.
-const KNOWN_SRC_BUGS: &[(&str, &str)] = &[
-    (
-        "holes=99999999999999999999",
-        "says `not a whole number`, but it is one, only too large: it should say `at most 65535` \
-         as `holes=70000` does (`--set` parses the value as u32, and an overflow is taken for \
-         junk)",
-    ),
-    (
-        "cap=99999999999",
-        "says `not a whole number`, but it is one, only too large: it should say \
-         `at most 4294967295`",
-    ),
-];
+const KNOWN_SRC_BUGS: &[(&str, &str)] = &[];
 
 /// One error a bad file must give.
 struct Expect {
