@@ -946,3 +946,37 @@ proptest! {
         compiles_or_errs(&format!("{}.sow", v.name), &text, dir)?;
     }
 }
+
+proptest! {
+    #![proptest_config(game_config())]
+
+    /// `Game::random_playout`, the fast path of simulations and MCTS, ends every game with the
+    /// same accounting as move-by-move play: seeds conserved, board empty, winner by the stores.
+    #[test]
+    fn random_playouts_end_games_with_their_seeds_accounted(seed in any::<u64>(), opening in 0u32..20) {
+        for v in variants() {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut game = Game::new(&v.rules);
+            for _ in 0..opening {
+                if game.play_random(&mut rng).is_none() {
+                    break;
+                }
+            }
+            let before = game.stats().moves;
+            let played = game.random_playout(&mut rng);
+            prop_assert!(game.is_over(), "{}: playout stopped before the end", v.name);
+            prop_assert_eq!(game.stats().moves, before + played, "{}", v.name);
+            prop_assert!(game.stats().moves <= MOVE_CAP, "{}", v.name);
+            prop_assert_eq!(seeds_in_play(game.position()), v.rules.total_seeds(), "{}", v.name);
+            prop_assert_eq!(game.position().board_seeds(), 0, "{}", v.name);
+            prop_assert_eq!(game.random_playout(&mut rng), 0, "{}: a finished game played on", v.name);
+            let [s, n] = game.position().stores();
+            let winner = game.outcome().unwrap().winner;
+            prop_assert_eq!(winner, match s.cmp(&n) {
+                std::cmp::Ordering::Greater => Some(Side::South),
+                std::cmp::Ordering::Less => Some(Side::North),
+                std::cmp::Ordering::Equal => None,
+            }, "{}", v.name);
+        }
+    }
+}
