@@ -77,12 +77,9 @@ pub struct ExplainArgs {
     pub set: Vec<String>,
 }
 
-/// `sowlab simulate VARIANT... --games N --agents A,B --seed S --out DIR`
+/// What every simulating command takes: games, agents, seed, threads.
 #[derive(Debug, Args)]
-pub struct SimulateArgs {
-    /// Variant files (`.sow`).
-    #[arg(required = true)]
-    pub variants: Vec<PathBuf>,
+pub struct RunArgs {
     /// Games per variant, agent pairing and seat order (each agent plays South in half).
     #[arg(long)]
     pub games: u64,
@@ -93,15 +90,26 @@ pub struct SimulateArgs {
     /// Master seed: every game's seed derives from it.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Worker threads (default: all cores); the output is the same for any number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// `sowlab simulate VARIANT... --games N --agents A,B --seed S --out DIR`
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Variant files (`.sow`).
+    #[arg(required = true)]
+    pub variants: Vec<PathBuf>,
+    /// Games, agents, seed, threads.
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Output directory for games.csv, summary.csv, moves.csv and run.json.
     #[arg(long)]
     pub out: PathBuf,
     /// Also write moves.csv (one row per move).
     #[arg(long)]
     pub moves: bool,
-    /// Worker threads (default: all cores); the output is the same for any number.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Run only the K-th of M disjoint slices of the experiment, e.g. `--shard 2/8`.
     #[arg(long, value_name = "K/M")]
     pub shard: Option<String>,
@@ -130,21 +138,12 @@ pub struct CompareArgs {
     /// Variant files (`.sow`).
     #[arg(required = true)]
     pub variants: Vec<PathBuf>,
-    /// Games per variant, agent pairing and seat order.
-    #[arg(long)]
-    pub games: u64,
-    /// Two agents, e.g. `random,random`; repeat the flag for more pairings.
-    #[arg(long, required = true)]
-    pub agents: Vec<String>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Games, agents, seed, threads.
+    #[command(flatten)]
+    pub run: RunArgs,
     /// The report directory (replaced if it holds an earlier report).
     #[arg(long)]
     pub out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Board overrides applied to every variant.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
@@ -158,19 +157,10 @@ pub struct SweepArgs {
     /// Parameters to sweep: `holes=6..12` (inclusive), `seeds=3,4,6`, or a fixed `starter=north`.
     #[arg(long = "set", value_name = "KEY=RANGE", required = true)]
     pub set: Vec<String>,
-    /// Games per grid point, agent pairing and seat order.
-    #[arg(long)]
-    pub games: u64,
-    /// Two agents, e.g. `random,random`; repeat the flag for more pairings.
-    #[arg(long, required = true)]
-    pub agents: Vec<String>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Games, agents, seed, threads.
+    #[command(flatten)]
+    pub run: RunArgs,
     /// The report directory (replaced if it holds an earlier report).
     #[arg(long)]
     pub out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
 }

@@ -81,14 +81,7 @@ pub fn write(dir: &Path, command: &str) -> Result<(), String> {
         &out.into_inner().map_err(|e| e.to_string())?,
     )?;
     write_timeline(dir, &analysis)?;
-    write_file(
-        &dir.join("index.md"),
-        document::markdown(&blocks).as_bytes(),
-    )?;
-    write_file(
-        &dir.join("index.html"),
-        document::html("sowlab comparison", &blocks, dir).as_bytes(),
-    )
+    document::write_pages(dir, "sowlab comparison", &blocks)
 }
 
 /// Writes a file whole under a temporary name, then renames it into place.

@@ -20,6 +20,15 @@ pub enum Block {
     Chart(String, String),
 }
 
+/// Writes `index.md` and `index.html` for `blocks` into `dir` (which holds the charts).
+///
+/// # Errors
+/// An unwritable file, as text.
+pub fn write_pages(dir: &Path, title: &str, blocks: &[Block]) -> Result<(), String> {
+    super::compare::write_file(&dir.join("index.md"), markdown(blocks).as_bytes())?;
+    super::compare::write_file(&dir.join("index.html"), html(title, blocks, dir).as_bytes())
+}
+
 /// Renders Markdown.
 pub fn markdown(blocks: &[Block]) -> String {
     let mut out = String::new();

@@ -200,12 +200,5 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
         &dir.join("sweep.csv"),
         &csv_out.into_inner().map_err(|e| e.to_string())?,
     )?;
-    write_file(
-        &dir.join("index.md"),
-        document::markdown(&blocks).as_bytes(),
-    )?;
-    write_file(
-        &dir.join("index.html"),
-        document::html("sowlab sweep", &blocks, dir).as_bytes(),
-    )
+    document::write_pages(dir, "sowlab sweep", &blocks)
 }

@@ -259,46 +259,37 @@ fn wins(out: &Path, agent: &str) -> (usize, usize) {
     (won, rows.len())
 }
 
-#[test]
-fn alpha_beta_beats_random_in_at_least_nine_oware_games_of_ten() {
+/// Plays `games` Oware games per seat order between the two agents of `pairing`.
+fn oware(pairing: &str, games: &str, seed: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     sowlab()
         .args([
             "simulate",
             "variants/oware.sow",
             "--games",
-            "50",
+            games,
             "--agents",
-            "alphabeta:3,random",
+            pairing,
             "--seed",
-            "1",
+            seed,
             "--out",
         ])
         .arg(dir.path())
         .assert()
         .success();
+    dir
+}
+
+#[test]
+fn alpha_beta_beats_random_in_at_least_nine_oware_games_of_ten() {
+    let dir = oware("alphabeta:3,random", "50", "1");
     let (won, games) = wins(dir.path(), "alphabeta:3");
     assert!(won * 10 >= games * 9, "alphabeta:3 won {won} of {games}");
 }
 
 #[test]
 fn a_deeper_search_beats_a_shallower_one() {
-    let dir = tempfile::tempdir().unwrap();
-    sowlab()
-        .args([
-            "simulate",
-            "variants/oware.sow",
-            "--games",
-            "20",
-            "--agents",
-            "alphabeta:4,alphabeta:1",
-            "--seed",
-            "2",
-            "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
+    let dir = oware("alphabeta:4,alphabeta:1", "20", "2");
     let (deep, games) = wins(dir.path(), "alphabeta:4");
     let (shallow, _) = wins(dir.path(), "alphabeta:1");
     assert!(
@@ -309,22 +300,7 @@ fn a_deeper_search_beats_a_shallower_one() {
 
 #[test]
 fn mcts_beats_random() {
-    let dir = tempfile::tempdir().unwrap();
-    sowlab()
-        .args([
-            "simulate",
-            "variants/oware.sow",
-            "--games",
-            "10",
-            "--agents",
-            "mcts:200,random",
-            "--seed",
-            "3",
-            "--out",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
+    let dir = oware("mcts:200,random", "10", "3");
     let (won, games) = wins(dir.path(), "mcts:200");
     assert!(won * 10 >= games * 8, "mcts won {won} of {games}");
 }

@@ -15,9 +15,9 @@ use crate::sim::output::VariantInfo;
 pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let plan = plan(
         &args.variants,
-        args.games,
-        &args.agents,
-        args.seed,
+        args.run.games,
+        &args.run.agents,
+        args.run.seed,
         true,
         &args.set,
     )?;
@@ -29,19 +29,20 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let command = format!(
         "sowlab compare {} --games {}{} --seed {} --out {}{}",
         files.join(" "),
-        args.games,
-        args.agents
+        args.run.games,
+        args.run
+            .agents
             .iter()
             .map(|a| format!(" --agents {a}"))
             .collect::<String>(),
-        args.seed,
+        args.run.seed,
         args.out.display(),
         args.set
             .iter()
             .map(|s| format!(" --set {s}"))
             .collect::<String>()
     );
-    build(&plan, &args.out, args.threads, |dir| {
+    build(&plan, &args.out, args.run.threads, |dir| {
         report::compare::write(dir, &command)
     })
 }
@@ -82,9 +83,9 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
     }
     let mut first = plan(
         std::slice::from_ref(&args.variant),
-        args.games,
-        &args.agents,
-        args.seed,
+        args.run.games,
+        &args.run.agents,
+        args.run.seed,
         false,
         &grid[0],
     )?;
@@ -113,18 +114,19 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
             .iter()
             .map(|s| format!(" --set {s}"))
             .collect::<String>(),
-        args.games,
-        args.agents
+        args.run.games,
+        args.run
+            .agents
             .iter()
             .map(|a| format!(" --agents {a}"))
             .collect::<String>(),
-        args.seed,
+        args.run.seed,
         args.out.display()
     );
     first.experiment.variants = variants;
     first.info.variants = infos;
     first.info.command = command.clone();
-    build(&first, &args.out, args.threads, |dir| {
+    build(&first, &args.out, args.run.threads, |dir| {
         report::sweep::write(dir, &command, &swept)
     })
 }

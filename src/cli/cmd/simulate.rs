@@ -167,18 +167,18 @@ pub fn execute(
 /// `sowlab simulate`.
 pub fn run(args: &SimulateArgs) -> Result<ExitCode, Failure> {
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if args.threads == Some(0) {
+    if args.run.threads == Some(0) {
         return Err(Failure::input("--threads must be at least 1"));
     }
     let plan = plan(
         &args.variants,
-        args.games,
-        &args.agents,
-        args.seed,
+        args.run.games,
+        &args.run.agents,
+        args.run.seed,
         args.moves,
         &args.set,
     )?;
-    execute(&plan, shard, &args.out, args.resume, args.threads)?;
+    execute(&plan, shard, &args.out, args.resume, args.run.threads)?;
     Ok(ExitCode::SUCCESS)
 }
 
