@@ -524,12 +524,10 @@ proptest! {
 }
 
 /// With `endless moves: end the game`, a hole whose sowing never ends is legal and choosing it
-/// ends the game. `play` does so; `play_traced` (which `sowlab trace` uses) sows the hole again
-/// and refuses it as endless. Reproducer: `sowlab trace F --random 2000 --seed 215 --json` with F
-/// = `extends "variants/ayoayo.sow"` + `end { endless moves: end the game }` fails at move 18
-/// ("hole 10 cannot be played: its sowing would never end (R11)").
+/// ends the game, through `play_traced` (which `sowlab trace` uses) as through `play`.
+/// Regression: `sowlab trace F --random 2000 --seed 215 --json` with F =
+/// `extends "variants/ayoayo.sow"` + `end { endless moves: end the game }` once failed at move 18.
 #[test]
-#[ignore = "bug in src/: play_traced refuses the endless moves that legal_moves() offers"]
 fn endless_moves_that_end_the_game_can_be_traced() {
     let v = compile_tweak(
         "ayoayo, endless moves end the game",
