@@ -20,6 +20,9 @@ pub enum CompileErrorKind {
         /// A keyword the found word is probably a misspelling of.
         suggestion: Option<String>,
     },
+    /// `source: "no end` (the text runs to the end of the file)
+    #[error("this text is never closed: a closing `\"` is missing")]
+    UnclosedText,
     /// `extends "no-such.sow"`
     #[error("cannot read `{path}`: {reason}")]
     Unreadable {
@@ -149,7 +152,8 @@ impl CompileErrorKind {
     pub fn code(&self) -> &'static str {
         match self {
             CompileErrorKind::Syntax { .. } => "sowlab::syntax",
-            CompileErrorKind::Unreadable { .. } => "sowlab::extends::unreadable",
+            CompileErrorKind::UnclosedText => "sowlab::syntax::unclosed_text",
+            CompileErrorKind::Unreadable { .. } => "sowlab::unreadable",
             CompileErrorKind::ExtendsCycle { .. } => "sowlab::extends::cycle",
             CompileErrorKind::Duplicate { .. } => "sowlab::duplicate",
             CompileErrorKind::UnknownField { .. } => "sowlab::game::unknown_field",

@@ -809,6 +809,8 @@ impl<'a> Lowering<'a> {
         let mut condition = Condition::ALWAYS;
         let mut sides: Option<(SideTest, &str)> = None;
         let mut opposite: Option<(OppositeTest, &str)> = None;
+        // The count tests so far, as written, to name them in a contradiction.
+        let mut count_tests: Vec<String> = Vec::new();
         for test in tests {
             let here = At {
                 layer: at.layer,
@@ -816,6 +818,7 @@ impl<'a> Lowering<'a> {
             };
             let report = |this: &mut Self, kind| this.error(here.layer, test.span, kind);
             let errors_before = self.errors.len();
+            let written = &self.layers[at.layer].file.text[test.span.start..test.span.end];
             let count = match &test.value {
                 Test::CountIs(counts) => {
                     for &c in counts {
@@ -904,8 +907,9 @@ impl<'a> Lowering<'a> {
             };
             condition.count = condition.count.and(count);
             // A count already reported as impossible is not a contradiction as well.
+            count_tests.push(format!("`{written}`"));
             if condition.count.is_empty() && self.errors.len() == errors_before {
-                let why = "no count passes all of its count tests".to_string();
+                let why = format!("no count meets {} at once", count_tests.join(" and "));
                 report(self, CompileErrorKind::Contradiction { why });
                 condition.count = CountTest::ANY;
             }

@@ -265,18 +265,14 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
 /// word there is probably a misspelling of.
 fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileError {
     if let Some(open) = unclosed_text(&file.text) {
-        let kind = CompileErrorKind::Syntax {
-            found: "a text that is never closed".into(),
-            expected: "a closing `\"`".into(),
-            suggestion: None,
+        let span = Span {
+            start: open,
+            end: open + 1,
         };
         return CompileError {
             file,
-            span: Span {
-                start: open,
-                end: open + 1,
-            },
-            kind,
+            span,
+            kind: CompileErrorKind::UnclosedText,
             related: None,
         };
     }

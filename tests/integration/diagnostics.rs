@@ -94,7 +94,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "sowlab::condition::contradiction",
             "6:21",
             "count is 4",
-            "this condition can never hold: no count passes all of its count tests",
+            "this condition can never hold: no count meets `was empty` and `count is 4` at once",
         )],
     ),
     (
@@ -142,7 +142,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
     (
         "extends-unreadable",
         &[at(
-            "sowlab::extends::unreadable",
+            "sowlab::unreadable",
             "2:9",
             "\"no-such-parent.sow\"",
             "cannot read `tests/bad/no-such-parent.sow`: No such file or directory (os error 2)",
@@ -294,10 +294,10 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         "syntax-unterminated-string",
         // On the opening quote, saying the text is never closed.
         &[at(
-            SYNTAX,
+            "sowlab::syntax::unclosed_text",
             "3:11",
             "\"",
-            "unexpected a text that is never closed; expected a closing `\"`",
+            "this text is never closed: a closing `\"` is missing",
         )],
     ),
     (
@@ -587,6 +587,7 @@ fn problems(stem: &str, errors: &CompileErrors) -> Vec<String> {
 fn kind_name(kind: &CompileErrorKind) -> &'static str {
     match kind {
         CompileErrorKind::Syntax { .. } => "Syntax",
+        CompileErrorKind::UnclosedText => "UnclosedText",
         CompileErrorKind::Unreadable { .. } => "Unreadable",
         CompileErrorKind::ExtendsCycle { .. } => "ExtendsCycle",
         CompileErrorKind::Duplicate { .. } => "Duplicate",
@@ -608,6 +609,7 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
 
 const ALL_KINDS: &[&str] = &[
     "Syntax",
+    "UnclosedText",
     "Unreadable",
     "ExtendsCycle",
     "Duplicate",
@@ -1192,7 +1194,7 @@ fn check_of_a_missing_file_exits_1_with_a_short_message() {
         assert_eq!(
             stderr,
             format!(
-                "sowlab::extends::unreadable\n\n  × cannot read `{path}`: {}\n1 of 1 file(s) have errors\n",
+                "sowlab::unreadable\n\n  × cannot read `{path}`: {}\n1 of 1 file(s) have errors\n",
                 reason(path)
             )
         );
