@@ -3,8 +3,9 @@
 use std::fmt::Write;
 
 use super::{
-    Award, Condition, CountTest, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
-    NoMove, OppositeTest, OriginSkip, Recipient, Rules, SideTest, SkipLaps, Stores, Trigger,
+    reading_gloss, Award, Condition, CountTest, Direction, Effect, Endless, FeedJudged, GrandSlam,
+    LapStart, LastSeedsCheck, NoMove, OppositeTest, OriginSkip, Recipient, Rules, SideTest,
+    SkipLaps, Starter, Stores, Surplus, Trigger,
 };
 
 /// A plain-text account of `rules`.
@@ -40,7 +41,11 @@ pub fn explain(rules: &Rules) -> String {
         LapStart::NextHole => "the next hole",
         LapStart::LiftedHole => "the lifted hole itself",
     };
-    let _ = writeln!(o, "  {:?}, each lap starting in {start}", s.direction);
+    let direction = match s.direction {
+        Direction::Counterclockwise => "counterclockwise (increasing hole numbers)",
+        Direction::Clockwise => "clockwise (decreasing hole numbers)",
+    };
+    let _ = writeln!(o, "  {direction}, each lap starting in {start}");
     let _ = match s.origin_skip {
         OriginSkip::Never => writeln!(o, "  the emptied hole is sown into like any other"),
         OriginSkip::FromSeeds(n, laps) => {
@@ -107,7 +112,7 @@ pub fn explain(rules: &Rules) -> String {
         };
         let _ = writeln!(
             o,
-            "  \"{}\": {when}, if {}: {what} go to {to}; {then}",
+            "  \"{}\": {when}, if {}: {to} takes {what}; {then}",
             c.name,
             condition(&c.condition)
         );
@@ -177,8 +182,8 @@ pub fn explain(rules: &Rules) -> String {
     );
     let _ = writeln!(
         o,
-        "  the {}. occurrence of a position stops the game; the board goes {}",
-        e.repetition,
+        "  a position occurring for the {} time stops the game; the board goes {}",
+        ordinal(e.repetition),
         award(e.repetition_award)
     );
     if e.unfinished_is_draw {
@@ -201,19 +206,31 @@ pub fn explain(rules: &Rules) -> String {
         let _ = writeln!(o, "\nMatch");
         let _ = writeln!(
             o,
-            "  refill {} per hole from each player's first hole; unfilled holes {}; surplus: {:?}",
+            "  refill {} per hole from each player's first hole; unfilled holes {}; {}",
             m.refill,
             if m.close_unfilled {
                 "closed for the round"
             } else {
                 "stay open"
             },
-            m.surplus
+            match m.surplus {
+                Surplus::Reserve => "seeds that cannot be placed stay in their owner's reserve",
+                Surplus::OpponentHoles => "surplus seeds fill the opponent's closed holes",
+            }
         );
+        let starter = match m.starter {
+            Starter::RoundWinner => {
+                "the round's winner starts the next (after a draw, the other player)"
+            }
+            Starter::RoundLoser => {
+                "the round's loser starts the next (after a draw, the other player)"
+            }
+            Starter::Alternate => "players take turns starting",
+        };
         let _ = writeln!(
             o,
-            "  starter: {:?}; a total under {} loses the match; at most {} rounds",
-            m.starter, m.lose_below, m.round_cap
+            "  {starter}; a total under {} loses the match; at most {} rounds",
+            m.lose_below, m.round_cap
         );
         for r in &m.round_rules {
             let _ = writeln!(
@@ -228,10 +245,30 @@ pub fn explain(rules: &Rules) -> String {
     if rules.readings.is_empty() {
         let _ = writeln!(o, "  none");
     }
-    for r in &rules.readings {
-        let _ = writeln!(o, "  R{:<2} {}", r.number, r.rule);
+    let mut marks: Vec<_> = rules.readings.iter().collect();
+    marks.sort_by_key(|r| r.number);
+    for r in marks {
+        let _ = writeln!(
+            o,
+            "  R{:<2} {:<28} {}",
+            r.number,
+            r.rule,
+            reading_gloss(r.number)
+        );
     }
     o
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(n: u16) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn condition(c: &Condition) -> String {

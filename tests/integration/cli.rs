@@ -109,3 +109,32 @@ fn explain_lists_the_readings_a_variant_rests_on() {
             "the move ends and the mover plays again",
         ));
 }
+
+/// `explain` output, compared with `tests/golden/explain/<variant>.txt` (the rules hash is
+/// masked; `SOWLAB_BLESS=1` rewrites the files — read them before committing).
+#[test]
+fn explain_output_matches_its_golden_files() {
+    for variant in ["hoyito-iii", "oware", "kalah"] {
+        let out = sowlab()
+            .args(["explain", &format!("variants/{variant}.sow")])
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let hash =
+            sowlab::lang::compile_path(&super::util::path(&format!("variants/{variant}.sow")), &[])
+                .unwrap()
+                .hash();
+        let text = text.replace(&hash, "<hash>");
+        let golden = super::util::path(&format!("tests/golden/explain/{variant}.txt"));
+        if std::env::var_os("SOWLAB_BLESS").is_some() {
+            std::fs::write(&golden, &text).unwrap();
+        }
+        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+        assert_eq!(
+            text,
+            expected,
+            "explain {variant} differs from {}",
+            golden.display()
+        );
+    }
+}
