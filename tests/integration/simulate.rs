@@ -387,3 +387,29 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
         );
     }
 }
+
+#[test]
+fn resume_starts_a_new_run_and_leaves_a_finished_one_alone() {
+    // A batch script can always pass --resume (the README's Slurm example does).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let run = || {
+        sowlab()
+            .args([
+                "simulate",
+                "variants/hoyito-i.sow",
+                "--games",
+                "20",
+                "--agents",
+                "random,random",
+                "--resume",
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        std::fs::read(out.join("games.csv")).unwrap()
+    };
+    let first = run();
+    assert_eq!(first, run());
+}
