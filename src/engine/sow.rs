@@ -1,8 +1,8 @@
 //! The interpreter: plays the sowing of one move of a compiled rule program on a position.
 
 use crate::rules::{
-    Condition, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, OppositeTest,
-    OriginSkip, Recipient, Rules, Side, SideTest, SkipLaps, Stores, MAX_POSITIONS,
+    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest,
+    OriginSkip, Recipient, Rules, Side, SideTest, SkipLaps, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};
@@ -77,22 +77,11 @@ pub(crate) fn sow<S: EventSink>(
     let next = &g.next[mover.index()];
     let own_store = g.store(mover);
     let opponent_row = g.side_mask[mover.other().index()];
-    let ring = g.hole_mask
-        | if program.board.stores == Stores::Sown {
-            1 << own_store
-        } else {
-            0
-        };
+    let sown_stores = dispatch.sown_stores;
+    let ring = g.hole_mask | u64::from(sown_stores) << own_store;
     let stop_at_cap = program.ending.endless == Endless::StopAtCap;
-    let sown_stores = program.board.stores == Stores::Sown;
-    let track_first_lap = program
-        .feeding
-        .is_some_and(|f| f.judged == FeedJudged::FirstLap);
-    // Whether anything must be looked at after each drop; if not, the drop loop is bare.
-    let watch = sown_stores
-        || track_first_lap
-        || !dispatch.passing.is_empty()
-        || !dispatch.lap_end.is_empty();
+    let track_first_lap = dispatch.track_first_lap;
+    let watch = dispatch.watch_drops;
 
     let mut out = Sown {
         laps: 1,
@@ -107,18 +96,25 @@ pub(crate) fn sow<S: EventSink>(
         seeds: hand,
     });
     let mut at = hole;
-    let mut cycle = Cycle::default();
+    // Made only for moves long enough to need it.
+    let mut cycle: Option<Cycle> = None;
     let mut ended = false;
+
+    let origin_skip = match sowing.origin_skip {
+        OriginSkip::Never => None,
+        OriginSkip::FromSeeds(min, laps) => Some((min, laps)),
+    };
 
     'sowing: loop {
         let mut skip = pos.closed;
-        if let OriginSkip::FromSeeds(min, laps) = sowing.origin_skip {
+        if let Some((min, laps)) = origin_skip {
             if hand >= min && (laps == SkipLaps::Every || out.laps == 1) {
                 skip |= 1 << origin;
+                // Never skip the only place left to sow.
+                if ring & !skip == 0 {
+                    skip &= !(1 << origin);
+                }
             }
-        }
-        if ring & !skip == 0 {
-            skip &= !(1 << origin);
         }
         if sowing.lap_start == LapStart::LiftedHole {
             // Step back to the position whose successor is the origin, so the first seed
@@ -215,7 +211,10 @@ pub(crate) fn sow<S: EventSink>(
                     hole: at,
                     seeds: hand,
                 });
-                if out.laps > CYCLE_AFTER_LAPS && !stop_at_cap && cycle.seen(pos, hand, at) {
+                if out.laps > CYCLE_AFTER_LAPS
+                    && !stop_at_cap
+                    && cycle.get_or_insert_with(Cycle::default).seen(pos, hand, at)
+                {
                     return Err(Refusal::Endless);
                 }
             }

@@ -58,6 +58,13 @@ pub struct Dispatch {
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
     /// endless sowing, no drop cap within reach) and no forbidden grand slam.
     pub candidates_legal: bool,
+    /// Stores are sown: a drop may land in one.
+    pub sown_stores: bool,
+    /// Feeding is judged on the first lap, so drops into the opponent's row are watched.
+    pub track_first_lap: bool,
+    /// Something must be looked at after each drop (captures, stores, feeding); if not, the
+    /// drop loop is bare.
+    pub watch_drops: bool,
 }
 
 impl Dispatch {
@@ -91,8 +98,13 @@ impl Dispatch {
             && captures
                 .iter()
                 .all(|c| c.grand_slam != GrandSlam::Forbidden);
+        let sown_stores = program.board.stores == Stores::Sown;
+        let track_first_lap = program.feeding.is_some_and(|f| f.judged == FeedJudged::FirstLap);
         Dispatch {
             candidates_legal,
+            sown_stores,
+            track_first_lap,
+            watch_drops: sown_stores || track_first_lap || !passing.is_empty() || !lap_end.is_empty(),
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
             passing,
