@@ -174,7 +174,10 @@ impl<'r> Game<'r> {
             last_capturer: None,
             last_mover: None,
             outcome: None,
-            history: History::default(),
+            history: History {
+                positions: Vec::with_capacity(INDEX_FROM),
+                ..History::default()
+            },
             round: 1,
             previous_winner: None,
             turn: Box::new(Turn {
@@ -248,8 +251,7 @@ impl<'r> Game<'r> {
     /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
     pub fn play_random<R: rand::Rng>(&mut self, rng: &mut R) -> Option<MoveReport> {
         let hole = self.draw(rng)?;
-        let (position, sown) = self.turn.results[self.row_index(hole)];
-        Some(self.commit(hole, position, sown, None))
+        Some(self.commit(hole, None))
     }
 
     /// Plays uniformly random legal moves to the end of the game; returns the moves played.
@@ -261,8 +263,7 @@ impl<'r> Game<'r> {
     pub fn random_playout<R: rand::Rng>(&mut self, rng: &mut R) -> u32 {
         let mut moves = 0;
         while let Some(hole) = self.turn.drawn.take().or_else(|| self.draw(rng)) {
-            let (position, sown) = self.turn.results[self.row_index(hole)];
-            self.commit(hole, position, sown, Some(rng));
+            self.commit(hole, Some(rng));
             moves += 1;
         }
         moves
@@ -290,8 +291,7 @@ impl<'r> Game<'r> {
     /// When the game is over or the hole is not legal; the game is then unchanged.
     pub fn play(&mut self, hole: usize) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
-        let (position, sown) = self.turn.results[self.row_index(hole)];
-        Ok(self.commit(hole, position, sown, None))
+        Ok(self.commit(hole, None))
     }
 
     /// Plays a hole, reporting every step of the sowing to `sink`.
@@ -304,10 +304,10 @@ impl<'r> Game<'r> {
         sink: &mut S,
     ) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
-        let cached = self.turn.results[self.row_index(hole)];
-        if cached.1.endless {
+        let slot = self.row_index(hole);
+        if self.turn.results[slot].1.endless {
             // A never-ending move the rules let end the game: there is no sowing to show.
-            return Ok(self.commit(hole, cached.0, cached.1, None));
+            return Ok(self.commit(hole, None));
         }
         let mut position = self.position;
         let sown = sow(self.rules, &mut position, hole, sink)
@@ -319,7 +319,9 @@ impl<'r> Game<'r> {
                 seeds: on_board + u32::from(seeds),
             });
         }
-        Ok(self.commit(hole, position, sown, None))
+        // The same result as the cached one, now with its events told.
+        self.turn.results[slot] = (position, sown);
+        Ok(self.commit(hole, None))
     }
 
     fn check(&mut self, hole: usize) -> Result<(), PlayError> {
@@ -443,15 +445,11 @@ impl<'r> Game<'r> {
         false
     }
 
-    /// Applies a sown move, then the end rules, then starts the next turn; `probe` as in
-    /// [`Game::start_turn`].
-    fn commit(
-        &mut self,
-        hole: usize,
-        position: Position,
-        sown: Sown,
-        probe: Option<&mut dyn rand::RngCore>,
-    ) -> MoveReport {
+    /// Applies a legal hole's sown result (from the turn's cache), then the end rules, then
+    /// starts the next turn; `probe` as in [`Game::start_turn_probing`].
+    fn commit(&mut self, hole: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
+        let slot = self.row_index(hole);
+        let sown = self.turn.results[slot].1;
         let mover = self.position.to_move;
         self.stats.moves += 1;
         self.last_mover = Some(mover);
@@ -469,7 +467,7 @@ impl<'r> Game<'r> {
             self.finish(EndReason::EndlessMove, Award::Owners, 0);
             return report;
         }
-        self.position = position;
+        self.position = self.turn.results[slot].0;
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
         self.stats.captures += sown.captures;
         if sown.last_capturer.is_some() {

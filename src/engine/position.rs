@@ -137,10 +137,16 @@ impl Position {
         let mut words = used.chunks_exact(4);
         let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ self.to_move as u64;
         for w in &mut words {
-            let word = u64::from(w[0]) | u64::from(w[1]) << 16 | u64::from(w[2]) << 32 | u64::from(w[3]) << 48;
+            let word = u64::from(w[0])
+                | u64::from(w[1]) << 16
+                | u64::from(w[2]) << 32
+                | u64::from(w[3]) << 48;
             h = (h.rotate_left(23) ^ word).wrapping_mul(0x5851_f42d_4c95_7f2d);
         }
-        let tail = words.remainder().iter().fold(0u64, |w, &n| w << 16 | u64::from(n));
+        let tail = words
+            .remainder()
+            .iter()
+            .fold(0u64, |w, &n| w << 16 | u64::from(n));
         h = (h.rotate_left(23) ^ tail).wrapping_mul(0x5851_f42d_4c95_7f2d);
         h ^ (h >> 31) ^ self.closed
     }

@@ -1,8 +1,8 @@
 //! The interpreter: plays the sowing of one move of a compiled rule program on a position.
 
 use crate::rules::{
-    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest,
-    OriginSkip, Recipient, Rules, Side, SideTest, SkipLaps, MAX_POSITIONS,
+    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest, OriginSkip,
+    Recipient, Rules, Side, SideTest, SkipLaps, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};

@@ -99,12 +99,17 @@ impl Dispatch {
                 .iter()
                 .all(|c| c.grand_slam != GrandSlam::Forbidden);
         let sown_stores = program.board.stores == Stores::Sown;
-        let track_first_lap = program.feeding.is_some_and(|f| f.judged == FeedJudged::FirstLap);
+        let track_first_lap = program
+            .feeding
+            .is_some_and(|f| f.judged == FeedJudged::FirstLap);
         Dispatch {
             candidates_legal,
             sown_stores,
             track_first_lap,
-            watch_drops: sown_stores || track_first_lap || !passing.is_empty() || !lap_end.is_empty(),
+            watch_drops: sown_stores
+                || track_first_lap
+                || !passing.is_empty()
+                || !lap_end.is_empty(),
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
             passing,
