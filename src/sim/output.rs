@@ -146,7 +146,7 @@ pub fn run(
     dir: &Path,
     resume: bool,
     stop: &AtomicBool,
-    progress: impl Fn(u64, u64),
+    progress: impl Fn(u64, u64) + Sync,
 ) -> Result<Finish, OutputError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     let checkpoint_path = dir.join(CHECKPOINT);

@@ -89,23 +89,50 @@ impl Experiment {
     }
 
     /// Plays `units` in batches on the current rayon pool, handing each batch, in unit order,
-    /// to `sink`, and stopping between batches once `stop` is set. Returns the units done.
+    /// to `sink`, and stopping between batches once `stop` is set. The sink writes one batch
+    /// while the next is being played, so writing does not hold the workers up. Returns the
+    /// units done (handed to the sink).
     ///
     /// # Errors
     /// The first error `sink` returns.
-    pub fn run<E>(
+    pub fn run<E: Send>(
         &self,
         units: Range<u64>,
         stop: &AtomicBool,
-        mut sink: impl FnMut(u64, Vec<Played>) -> Result<(), E>,
+        mut sink: impl FnMut(u64, Vec<Played>) -> Result<(), E> + Send,
     ) -> Result<u64, E> {
         let mut next = units.start;
-        while next < units.end && !stop.load(Ordering::Relaxed) {
-            let end = (next + BATCH).min(units.end);
-            let batch: Vec<Played> = (next..end).into_par_iter().map(|u| self.play(u)).collect();
-            next = end;
-            sink(next, batch)?;
+        let mut written = units.start;
+        let mut pending: Option<(u64, Vec<Played>)> = None;
+        loop {
+            let more = next < units.end && !stop.load(Ordering::Relaxed);
+            if !more && pending.is_none() {
+                return Ok(written);
+            }
+            let end = if more {
+                (next + BATCH).min(units.end)
+            } else {
+                next
+            };
+            let (batch, wrote) = rayon::join(
+                || {
+                    (next..end)
+                        .into_par_iter()
+                        .map(|u| self.play(u))
+                        .collect::<Vec<Played>>()
+                },
+                || match pending.take() {
+                    Some((done, batch)) => sink(done, batch).map(|()| Some(done)),
+                    None => Ok(None),
+                },
+            );
+            if let Some(done) = wrote? {
+                written = done;
+            }
+            if more {
+                next = end;
+                pending = Some((next, batch));
+            }
         }
-        Ok(next)
     }
 }
