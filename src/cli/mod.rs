@@ -70,6 +70,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
+/// ` FLAG v1 FLAG v2 ...`, for the commands that results record.
+fn repeated(flag: &str, values: &[String]) -> String {
+    values.iter().map(|v| format!(" {flag} {v}")).collect()
+}
+
 /// `--set key=value` strings as pairs.
 fn settings(set: &[String]) -> Result<Vec<(String, String)>, Failure> {
     set.iter()

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::super::args::{CompareArgs, SweepArgs};
-use super::super::{load_rules, Failure};
+use super::super::args::{CompareArgs, RunArgs, SweepArgs};
+use super::super::{load_rules, repeated, Failure};
 use super::simulate::{execute, plan, Plan};
 use crate::report;
 use crate::sim::output::VariantInfo;
@@ -27,20 +27,11 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
         .map(|v| v.display().to_string())
         .collect();
     let command = format!(
-        "sowlab compare {} --games {}{} --seed {} --out {}{}",
+        "sowlab compare {}{} --out {}{}",
         files.join(" "),
-        args.run.games,
-        args.run
-            .agents
-            .iter()
-            .map(|a| format!(" --agents {a}"))
-            .collect::<String>(),
-        args.run.seed,
+        run_flags(&args.run),
         args.out.display(),
-        args.set
-            .iter()
-            .map(|s| format!(" --set {s}"))
-            .collect::<String>()
+        repeated("--set", &args.set)
     );
     build(&plan, &args.out, args.run.threads, |dir| {
         report::compare::write(dir, &command)
@@ -108,19 +99,10 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
         variants.push((label, rules));
     }
     let command = format!(
-        "sowlab sweep {}{} --games {}{} --seed {} --out {}",
+        "sowlab sweep {}{}{} --out {}",
         args.variant.display(),
-        args.set
-            .iter()
-            .map(|s| format!(" --set {s}"))
-            .collect::<String>(),
-        args.run.games,
-        args.run
-            .agents
-            .iter()
-            .map(|a| format!(" --agents {a}"))
-            .collect::<String>(),
-        args.run.seed,
+        repeated("--set", &args.set),
+        run_flags(&args.run),
         args.out.display()
     );
     first.experiment.variants = variants;
@@ -129,6 +111,16 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
     build(&first, &args.out, args.run.threads, |dir| {
         report::sweep::write(dir, &command, &swept)
     })
+}
+
+/// ` --games N --agents A,B ... --seed S`, as a command line gives them.
+fn run_flags(run: &RunArgs) -> String {
+    format!(
+        " --games {}{} --seed {}",
+        run.games,
+        repeated("--agents", &run.agents),
+        run.seed
+    )
 }
 
 /// `6..12` (inclusive), `3,4,6` or a single value.

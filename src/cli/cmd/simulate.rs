@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::super::args::{MergeArgs, SimulateArgs};
-use super::super::{load_rules, progress, Failure};
+use super::super::{load_rules, progress, repeated, Failure};
 use crate::agents::AgentSpec;
 use crate::sim::output::{self, Finish, RunInfo, VariantInfo};
 use crate::sim::runner::Experiment;
@@ -77,16 +77,13 @@ pub fn plan(
         });
         compiled.push((label, rules));
     }
-    let set_args: String = set.iter().map(|s| format!(" --set {s}")).collect();
     let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
-    let agent_args: String = pairing_names
-        .iter()
-        .map(|p| format!(" --agents {p}"))
-        .collect();
     let command = format!(
-        "sowlab simulate {} --games {games}{agent_args} --seed {seed}{}{set_args}",
+        "sowlab simulate {} --games {games}{} --seed {seed}{}{}",
         files.join(" "),
-        if moves { " --moves" } else { "" }
+        repeated("--agents", &pairing_names),
+        if moves { " --moves" } else { "" },
+        repeated("--set", set)
     );
     let info = RunInfo {
         tool: "sowlab".into(),
