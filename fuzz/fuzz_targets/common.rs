@@ -26,8 +26,9 @@ pub fn variants() -> &'static [Rules] {
         files
             .iter()
             .map(|f| {
-                sowlab::lang::compile_path(f, &[])
-                    .unwrap_or_else(|e| panic!("{} does not compile:\n{}", f.display(), e.render(false)))
+                sowlab::lang::compile_path(f, &[]).unwrap_or_else(|e| {
+                    panic!("{} does not compile:\n{}", f.display(), e.render(false))
+                })
             })
             .collect()
     })
@@ -36,11 +37,17 @@ pub fn variants() -> &'static [Rules] {
 /// Seeds on the board and in the stores.
 pub fn seeds(game: &Game<'_>) -> u32 {
     let p = game.position();
-    p.board().iter().chain(p.stores().iter()).map(|&n| u32::from(n)).sum()
+    p.board()
+        .iter()
+        .chain(p.stores().iter())
+        .map(|&n| u32::from(n))
+        .sum()
 }
 
 /// Text the targets give the compiler must not name a device: `extends "/dev/zero"` would read
 /// forever, `extends "/dev/stdin"` would wait for input.
 pub fn harmless(text: &str) -> bool {
-    !["/dev", "/proc", "/sys", "\\\\"].iter().any(|d| text.contains(d))
+    !["/dev", "/proc", "/sys", "\\\\"]
+        .iter()
+        .any(|d| text.contains(d))
 }

@@ -16,7 +16,9 @@ fuzz_target!(|text: &str| {
         return;
     }
     pest::set_call_limit(NonZeroUsize::new(5_000_000));
-    let Ok(rules) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) else { return };
+    let Ok(rules) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) else {
+        return;
+    };
     // Keep each run short: many seeds or a huge drop cap make a single move slow.
     if rules.total_seeds() > 400 || rules.program.sowing.drop_cap > 100_000 {
         return;
@@ -31,10 +33,16 @@ fuzz_target!(|text: &str| {
             break;
         }
         assert!(!legal.is_empty(), "not over, but no legal move");
-        pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let hole = legal[(pick >> 33) % legal.len()];
         game.play(hole).expect("a legal hole plays");
         // Seeds awarded to nobody (or a split's odd seed) stay on the board: still conserved.
-        assert_eq!(common::seeds(&game), total, "seeds not conserved after hole {hole}");
+        assert_eq!(
+            common::seeds(&game),
+            total,
+            "seeds not conserved after hole {hole}"
+        );
     }
 });

@@ -21,6 +21,9 @@ fuzz_target!(|text: &str| {
     if let Err(errors) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) {
         assert!(!errors.0.is_empty(), "Err with no error");
         let rendered = errors.render(false);
-        assert!(rendered.contains("╭─["), "a report without a location:\n{rendered}");
+        assert!(
+            rendered.contains("╭─["),
+            "a report without a location:\n{rendered}"
+        );
     }
 });

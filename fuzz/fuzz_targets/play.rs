@@ -13,7 +13,9 @@ use sowlab::engine::Game;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, moves)) = data.split_first() else { return };
+    let Some((&first, moves)) = data.split_first() else {
+        return;
+    };
     let variants = common::variants();
     let rules = &variants[usize::from(first) % variants.len()];
     let total = rules.total_seeds();
@@ -33,16 +35,30 @@ fuzz_target!(|data: &[u8]| {
         };
         let before = *game.position();
         match game.play(hole) {
-            Ok(_) => assert!(legal.contains(&hole), "hole {hole} played but is not in {legal:?}"),
+            Ok(_) => assert!(
+                legal.contains(&hole),
+                "hole {hole} played but is not in {legal:?}"
+            ),
             Err(e) => {
                 assert!(!legal.contains(&hole), "legal hole {hole} refused: {e}");
-                assert_eq!(*game.position(), before, "a refused hole changed the position");
+                assert_eq!(
+                    *game.position(),
+                    before,
+                    "a refused hole changed the position"
+                );
             }
         }
-        assert_eq!(common::seeds(&game), total, "seeds not conserved after hole {hole}");
+        assert_eq!(
+            common::seeds(&game),
+            total,
+            "seeds not conserved after hole {hole}"
+        );
     }
     if game.is_over() {
         assert_eq!(game.to_move(), None);
-        assert!(game.position().board().iter().all(|&n| n == 0), "seeds left on the board at the end");
+        assert!(
+            game.position().board().iter().all(|&n| n == 0),
+            "seeds left on the board at the end"
+        );
     }
 });
