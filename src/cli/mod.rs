@@ -75,6 +75,14 @@ fn repeated(flag: &str, values: &[String]) -> String {
     values.iter().map(|v| format!(" {flag} {v}")).collect()
 }
 
+/// ` --games N --agents A,B ... --seed S`, as a command line gives them.
+fn run_flags(games: u64, agents: &[String], seed: u64) -> String {
+    format!(
+        " --games {games}{} --seed {seed}",
+        repeated("--agents", agents)
+    )
+}
+
 /// `--set key=value` strings as pairs.
 fn settings(set: &[String]) -> Result<Vec<(String, String)>, Failure> {
     set.iter()

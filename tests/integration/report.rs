@@ -8,6 +8,21 @@ use sowlab::report::compare::ComparisonRecord;
 
 use super::util::sowlab;
 
+/// `sowlab compare` of Hoyito I alone, 5 games: waiting for `--out`.
+fn small_compare() -> assert_cmd::Command {
+    let mut cmd = sowlab();
+    cmd.args([
+        "compare",
+        "variants/hoyito-i.sow",
+        "--games",
+        "5",
+        "--agents",
+        "random,random",
+        "--out",
+    ]);
+    cmd
+}
+
 fn check_chart(dir: &Path, stem: &str) {
     let png = std::fs::read(dir.join(format!("{stem}.png")))
         .unwrap_or_else(|_| panic!("{stem}.png missing"));
@@ -103,19 +118,7 @@ fn compare_writes_every_chart_table_and_page() {
         .iter()
         .any(|r| r.measure == "first_mover_rate" && r.low.is_some()));
     // A second run replaces the report whole.
-    sowlab()
-        .args([
-            "compare",
-            "variants/hoyito-i.sow",
-            "--games",
-            "5",
-            "--agents",
-            "random,random",
-            "--out",
-        ])
-        .arg(&out)
-        .assert()
-        .success();
+    small_compare().arg(&out).assert().success();
     assert!(!out.join("rates-greedy-vs-random.png").exists());
 }
 
@@ -123,19 +126,7 @@ fn compare_writes_every_chart_table_and_page() {
 fn compare_refuses_to_replace_a_directory_it_did_not_write() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
-    sowlab()
-        .args([
-            "compare",
-            "variants/hoyito-i.sow",
-            "--games",
-            "5",
-            "--agents",
-            "random,random",
-            "--out",
-        ])
-        .arg(tmp.path())
-        .assert()
-        .code(2);
+    small_compare().arg(tmp.path()).assert().code(2);
     assert_eq!(
         std::fs::read_to_string(tmp.path().join("notes.txt")).unwrap(),
         "mine"

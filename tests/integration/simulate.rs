@@ -115,6 +115,25 @@ fn experiment() -> (Experiment, RunInfo) {
     (experiment, info)
 }
 
+/// Runs the whole experiment into `dir` but stops it after its first batch, as Ctrl-C does.
+fn interrupted(experiment: &Experiment, info: &RunInfo, dir: &Path) -> Finish {
+    let stop = AtomicBool::new(false);
+    output::run(
+        experiment,
+        info,
+        0..experiment.units(),
+        dir,
+        false,
+        &stop,
+        |done, _| {
+            if done > 0 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     let (experiment, info) = experiment();
@@ -137,21 +156,7 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     );
 
     // Stop after the first batch, as Ctrl-C does.
-    let stop = AtomicBool::new(false);
-    let finish = output::run(
-        &experiment,
-        &info,
-        all.clone(),
-        &broken,
-        false,
-        &stop,
-        |done, _| {
-            if done > 0 {
-                stop.store(true, Ordering::Relaxed);
-            }
-        },
-    )
-    .unwrap();
+    let finish = interrupted(&experiment, &info, &broken);
     assert!(
         matches!(finish, Finish::Interrupted { done } if done > 0 && done < experiment.units())
     );
@@ -185,22 +190,8 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
 fn resume_refuses_a_directory_holding_another_experiment() {
     let (experiment, info) = experiment();
     let dir = tempfile::tempdir().unwrap();
-    let stop = AtomicBool::new(false);
     let all = 0..experiment.units();
-    output::run(
-        &experiment,
-        &info,
-        all.clone(),
-        dir.path(),
-        false,
-        &stop,
-        |done, _| {
-            if done > 0 {
-                stop.store(true, Ordering::Relaxed);
-            }
-        },
-    )
-    .unwrap();
+    interrupted(&experiment, &info, dir.path());
     assert!(dir.path().join("checkpoint.json").exists());
     let other = RunInfo { seed: 4, ..info };
     let never = AtomicBool::new(false);

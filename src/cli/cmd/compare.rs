@@ -5,22 +5,19 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::super::args::{CompareArgs, RunArgs, SweepArgs};
-use super::super::{load_rules, repeated, Failure};
-use super::simulate::{execute, plan, Plan};
+use super::super::args::{CompareArgs, SweepArgs};
+use super::super::{repeated, run_flags, Failure};
+use super::simulate::{execute, plan, Plan, Source};
 use crate::report;
-use crate::sim::output::VariantInfo;
 
 /// `sowlab compare`.
 pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
-    let plan = plan(
-        &args.variants,
-        args.run.games,
-        &args.run.agents,
-        args.run.seed,
-        true,
-        &args.set,
-    )?;
+    let sources: Vec<Source> = args
+        .variants
+        .iter()
+        .map(|v| (v.clone(), args.set.clone()))
+        .collect();
+    let plan = plan(&sources, &args.run, true, false)?;
     let files: Vec<String> = args
         .variants
         .iter()
@@ -29,7 +26,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, Failure> {
     let command = format!(
         "sowlab compare {}{} --out {}{}",
         files.join(" "),
-        run_flags(&args.run),
+        run_flags(args.run.games, &args.run.agents, args.run.seed),
         args.out.display(),
         repeated("--set", &args.set)
     );
@@ -72,55 +69,23 @@ pub fn sweep(args: &SweepArgs) -> Result<ExitCode, Failure> {
             })
             .collect();
     }
-    let mut first = plan(
-        std::slice::from_ref(&args.variant),
-        args.run.games,
-        &args.run.agents,
-        args.run.seed,
-        false,
-        &grid[0],
-    )?;
-    let mut variants = Vec::new();
-    let mut infos = Vec::new();
-    for point in &grid {
-        let rules = load_rules(&args.variant, point)?;
-        let label = format!("{} [{}]", rules.provenance.name, point.join(" "));
-        infos.push(VariantInfo {
-            file: args.variant.display().to_string(),
-            name: label.clone(),
-            rules_hash: rules.hash(),
-            settings: point.clone(),
-            readings: rules
-                .readings
-                .iter()
-                .map(|r| format!("R{} {}", r.number, r.rule))
-                .collect(),
-        });
-        variants.push((label, rules));
-    }
+    let sources: Vec<Source> = grid
+        .into_iter()
+        .map(|point| (args.variant.clone(), point))
+        .collect();
+    let mut plan = plan(&sources, &args.run, false, true)?;
     let command = format!(
         "sowlab sweep {}{}{} --out {}",
         args.variant.display(),
         repeated("--set", &args.set),
-        run_flags(&args.run),
+        run_flags(args.run.games, &args.run.agents, args.run.seed),
         args.out.display()
     );
-    first.experiment.variants = variants;
-    first.info.variants = infos;
-    first.info.command = command.clone();
-    build(&first, &args.out, args.run.threads, |dir| {
+    // A grid has no single `simulate` command; the sweep's own reproduces it.
+    plan.info.command = command.clone();
+    build(&plan, &args.out, args.run.threads, |dir| {
         report::sweep::write(dir, &command, &swept)
     })
-}
-
-/// ` --games N --agents A,B ... --seed S`, as a command line gives them.
-fn run_flags(run: &RunArgs) -> String {
-    format!(
-        " --games {}{} --seed {}",
-        run.games,
-        repeated("--agents", &run.agents),
-        run.seed
-    )
 }
 
 /// `6..12` (inclusive), `3,4,6` or a single value.

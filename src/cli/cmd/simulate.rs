@@ -1,13 +1,14 @@
 //! `sowlab simulate` and `sowlab merge`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::super::args::{MergeArgs, SimulateArgs};
-use super::super::{load_rules, progress, repeated, Failure};
+use super::super::args::{MergeArgs, RunArgs, SimulateArgs};
+use super::super::{load_rules, progress, repeated, run_flags, Failure};
 use crate::agents::AgentSpec;
+use crate::rules::Rules;
 use crate::sim::output::{self, Finish, RunInfo, VariantInfo};
 use crate::sim::runner::Experiment;
 
@@ -19,23 +20,21 @@ pub struct Plan {
     pub info: RunInfo,
 }
 
-/// Builds the experiment from raw arguments (shared with `compare`).
+/// One variant to simulate: its file and the `--set` overrides applied to it.
+pub type Source = (PathBuf, Vec<String>);
+
+/// Builds the experiment from raw arguments (shared with `compare` and `sweep`). With
+/// `tagged`, each variant is labelled with its settings (`Hoyito I [holes=9]`), for grids of
+/// one file. `info.command` is the `simulate` command that reproduces the files.
 ///
 /// # Errors
-/// Bad agents, zero games, unreadable or invalid variants.
-pub fn plan(
-    variants: &[std::path::PathBuf],
-    games: u64,
-    agents: &[String],
-    seed: u64,
-    moves: bool,
-    set: &[String],
-) -> Result<Plan, Failure> {
-    if games == 0 {
+/// Bad agents, zero games, unreadable or invalid variants, two variants with one label.
+pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Result<Plan, Failure> {
+    if run.games == 0 {
         return Err(Failure::input("--games must be at least 1"));
     }
     let mut pairings = Vec::new();
-    for pair in agents {
+    for pair in &run.agents {
         let specs: Vec<AgentSpec> = pair
             .split(',')
             .map(|a| {
@@ -54,11 +53,15 @@ pub fn plan(
         }
     }
     let pairing_names: Vec<String> = pairings.iter().map(|[a, b]| format!("{a},{b}")).collect();
-    let mut compiled = Vec::new();
+    let mut compiled: Vec<(String, Rules)> = Vec::new();
     let mut infos = Vec::new();
-    for file in variants {
-        let rules = load_rules(file, set)?;
-        let label = rules.provenance.name.clone();
+    for (file, settings) in sources {
+        let rules = load_rules(file, settings)?;
+        let label = if tagged {
+            format!("{} [{}]", rules.provenance.name, settings.join(" "))
+        } else {
+            rules.provenance.name.clone()
+        };
         if compiled.iter().any(|(l, _)| *l == label) {
             return Err(Failure::input(format!(
                 "two variants are named \"{label}\"; give each a distinct `game` name"
@@ -68,7 +71,7 @@ pub fn plan(
             file: file.display().to_string(),
             name: label.clone(),
             rules_hash: rules.hash(),
-            settings: set.to_vec(),
+            settings: settings.clone(),
             readings: rules
                 .readings
                 .iter()
@@ -77,13 +80,17 @@ pub fn plan(
         });
         compiled.push((label, rules));
     }
-    let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
+    let files: Vec<String> = sources
+        .iter()
+        .map(|(f, _)| f.display().to_string())
+        .collect();
+    let settings = sources.first().map_or(&[][..], |(_, s)| s.as_slice());
     let command = format!(
-        "sowlab simulate {} --games {games}{} --seed {seed}{}{}",
+        "sowlab simulate {}{}{}{}",
         files.join(" "),
-        repeated("--agents", &pairing_names),
+        run_flags(run.games, &pairing_names, run.seed),
         if moves { " --moves" } else { "" },
-        repeated("--set", set)
+        repeated("--set", settings)
     );
     let info = RunInfo {
         tool: "sowlab".into(),
@@ -91,21 +98,19 @@ pub fn plan(
         command,
         variants: infos,
         agents: pairing_names,
-        games,
-        seed,
+        games: run.games,
+        seed: run.seed,
         moves,
         shard: None,
     };
-    Ok(Plan {
-        experiment: Experiment {
-            variants: compiled,
-            pairings,
-            games,
-            seed,
-            record_moves: moves,
-        },
-        info,
-    })
+    let experiment = Experiment {
+        variants: compiled,
+        pairings,
+        games: run.games,
+        seed: run.seed,
+        record_moves: moves,
+    };
+    Ok(Plan { experiment, info })
 }
 
 /// Runs a plan into `out` on `threads` threads, with a progress bar and Ctrl-C handling.
@@ -167,14 +172,12 @@ pub fn run(args: &SimulateArgs) -> Result<ExitCode, Failure> {
     if args.run.threads == Some(0) {
         return Err(Failure::input("--threads must be at least 1"));
     }
-    let plan = plan(
-        &args.variants,
-        args.run.games,
-        &args.run.agents,
-        args.run.seed,
-        args.moves,
-        &args.set,
-    )?;
+    let sources: Vec<Source> = args
+        .variants
+        .iter()
+        .map(|v| (v.clone(), args.set.clone()))
+        .collect();
+    let plan = plan(&sources, &args.run, args.moves, false)?;
     execute(&plan, shard, &args.out, args.resume, args.run.threads)?;
     Ok(ExitCode::SUCCESS)
 }
