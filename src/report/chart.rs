@@ -93,7 +93,7 @@ const COLORS: [RGBColor; 8] = [
 ];
 
 /// The colour of series `i`.
-pub fn color(i: usize) -> RGBColor {
+fn color(i: usize) -> RGBColor {
     COLORS[i % COLORS.len()]
 }
 
@@ -128,21 +128,6 @@ pub fn save(chart: &Chart, dir: &Path, stem: &str) -> Result<[PathBuf; 2], Strin
             .map_err(|e| format!("{}: {e}", png.display()))?;
     }
     Ok([svg, png])
-}
-
-/// Renders `chart` to an SVG string (for tests and inline use).
-///
-/// # Errors
-/// A drawing error, as text.
-pub fn svg_string(chart: &Chart) -> Result<String, String> {
-    fonts();
-    let mut text = String::new();
-    {
-        let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(chart, &root)?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(text)
 }
 
 fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Result<(), String> {

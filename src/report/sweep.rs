@@ -130,19 +130,18 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
         let mut head: Vec<String> = swept.to_vec();
         head.extend(["first mover wins", "draws", "mean length", "unfinished"].map(String::from));
         blocks.push(Block::Table(head, table));
-        // One chart per combination of the other parameters.
-        let mut others: Vec<Vec<(String, f64)>> = groups
-            .iter()
-            .map(|(_, p)| {
-                p.iter()
-                    .filter(|(k, _)| *k != x_key && swept.contains(k))
-                    .cloned()
-                    .collect()
-            })
-            .collect();
-        others.dedup();
-        others.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
-        others.dedup();
+        // One chart per combination of the other parameters, in grid order.
+        let mut others: Vec<Vec<(String, f64)>> = Vec::new();
+        for (_, p) in &groups {
+            let other: Vec<(String, f64)> = p
+                .iter()
+                .filter(|(k, _)| *k != x_key && swept.contains(k))
+                .cloned()
+                .collect();
+            if !others.contains(&other) {
+                others.push(other);
+            }
+        }
         for other in others {
             let selected: Vec<(&Group, f64)> = groups
                 .iter()
