@@ -1,8 +1,9 @@
-//! The syntax tree of a `.sow` file: blocks of rules, every node with its span.
+//! The syntax tree of a `.sow` file: typed rules per block, every node with its span.
 //!
-//! Values already use the rule program's vocabulary (`rules::Trigger`, `rules::Award`, ...)
-//! where a word maps one to one; what needs checking against the whole variant (counts,
-//! conditions, combinations) stays raw until `lower`.
+//! Each block has its own rule type, so the compiler matches rules exhaustively and a key
+//! cannot be mistyped. Values already use the rule program's vocabulary (`rules::Trigger`,
+//! `rules::Award`, ...) where a word maps one to one; what needs checking against the whole
+//! variant (counts, conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
     Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
@@ -28,49 +29,213 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
-/// Which block.
+/// A block: its header's span and its rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// What the block is, with its rules.
+    pub kind: BlockKind,
+    /// The block's header (keyword and name), or the whole of a one-line block.
+    pub span: Span,
+}
+
+/// The blocks of the language, each with the rules it may hold.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlockKind {
-    /// `game "name" { ... }`
-    Game(String),
+    /// `game "name" { ... }`: provenance.
+    Game {
+        /// The variant's name.
+        name: String,
+        /// Provenance fields in order.
+        fields: Vec<Item<About>>,
+    },
     /// `board { ... }`
-    Board,
+    Board(Vec<Item<BoardRule>>),
     /// `sowing { ... }`
-    Sowing,
+    Sowing(Vec<Item<SowingRule>>),
     /// `capture "name" { ... }`
-    Capture(String),
+    Capture {
+        /// The capture's name.
+        name: String,
+        /// Its rules.
+        rules: Vec<Item<CaptureRule>>,
+    },
     /// `no capture "name"`
     NoCapture(String),
     /// `feeding { ... }`
-    Feeding,
+    Feeding(Vec<Item<FeedingRule>>),
     /// `no feeding`
     NoFeeding,
     /// `end { ... }`
-    End,
+    End(Vec<Item<EndRule>>),
     /// `match { ... }`
-    Match,
+    Match(Vec<Item<MatchRule>>),
 }
 
-/// A block and its rules.
+/// One `key: value` line of a block.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
-    /// Which block.
-    pub kind: BlockKind,
-    /// The block's header (keyword and name).
-    pub span: Span,
-    /// Its rules in order.
-    pub rules: Vec<Rule>,
-}
-
-/// One `key: value` line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rule {
+pub struct Item<R> {
     /// What it says.
-    pub value: Value,
+    pub rule: R,
     /// `reading R..` marks, each with the span of its `R..`.
     pub readings: Vec<Spanned<u16>>,
     /// The whole line.
     pub span: Span,
+}
+
+/// A provenance field: `region: "Barahona", "Bahoruco"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct About {
+    /// The field's name as written (checked against the known ones in `lower`).
+    pub key: String,
+    /// Its texts.
+    pub texts: Vec<String>,
+}
+
+/// The seeds at the start: the same in every hole, or hole by hole.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seeds {
+    /// `seeds: n per hole`
+    PerHole(u16),
+    /// `layout: ...`, hole 0 first.
+    Layout(Vec<u16>),
+}
+
+/// A rule of the `board` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardRule {
+    /// `holes: n per row`
+    Holes(u16),
+    /// `seeds: n per hole` or `layout: ...` (one rule: a later one replaces either).
+    Seeds(Seeds),
+    /// `stores: none | kept | sown`
+    Stores(Stores),
+    /// `starter: south | north`
+    Starter(Side),
+}
+
+/// Origin skipping as written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Skip {
+    /// `skip origin: never`
+    Never,
+    /// `skip origin: always` (`None`) or `from n seeds`, on which laps.
+    From(Option<u16>, SkipLaps),
+}
+
+/// A rule of the `sowing` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SowingRule {
+    /// `direction: ...`
+    Direction(Direction),
+    /// `laps start: ...`
+    LapStart(LapStart),
+    /// `skip origin: ...`
+    SkipOrigin(Skip),
+    /// `relay: never` (`None`) or `relay: when ...`
+    Relay(Option<Condition>),
+    /// `extra turn: in own store` (`true`) or `never`
+    StoreTurn(bool),
+    /// `drop cap: n`
+    DropCap(u32),
+}
+
+/// What `take:` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// `hole`: the hole sown into.
+    Hole,
+    /// `opposite`: the hole across from it.
+    Opposite,
+    /// `opposite and capturing seed`
+    OppositeWithSeed,
+}
+
+/// `take: ...`, with an optional chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Take {
+    /// What is taken first.
+    pub taken: Taken,
+    /// `and backward while ...`
+    pub chain: Option<Condition>,
+}
+
+/// A rule of a `capture` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CaptureRule {
+    /// `on: ...`
+    On(Trigger),
+    /// `if: ...`
+    If(Condition),
+    /// `take: ...`
+    Take(Take),
+    /// `to: ...`
+    To(Recipient),
+    /// `then: ...`
+    Then(Effect),
+    /// `grand slam: ...`
+    GrandSlam(GrandSlam),
+}
+
+/// A rule of the `feeding` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FeedingRule {
+    /// `judged: ...`
+    Judged(FeedJudged),
+    /// `unfeedable: ...`
+    Unfeedable(Award),
+}
+
+/// `last seeds: at most n after each ..., award`
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LastSeeds {
+    /// The count.
+    pub at_most: u16,
+    /// When it is checked.
+    pub check: LastSeedsCheck,
+    /// Who takes them.
+    pub to: Award,
+}
+
+/// A rule of the `end` block. `None` values are `none`, switching an inherited rule off.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndRule {
+    /// `last seeds: ...`
+    LastSeeds(Option<LastSeeds>),
+    /// `majority: ...`
+    Majority(Option<Award>),
+    /// `empty row: ...`
+    EmptyRow(Option<Award>),
+    /// `no move: pass` (`None`) or `end, award`
+    NoMove(Option<Award>),
+    /// `move cap: n, award`
+    MoveCap(u32, Award),
+    /// `repetition: n, award`
+    Repetition(u16, Award),
+    /// `unfinished: draw` (`true`) or `scored by totals`
+    UnfinishedDraw(bool),
+    /// `endless moves: ...`
+    Endless(Endless),
+    /// `winner: most captured`
+    Winner,
+}
+
+/// A rule of the `match` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MatchRule {
+    /// `refill: n per hole`
+    Refill(u16),
+    /// `unfilled holes: closed` (`true`) or `open`
+    UnfilledClosed(bool),
+    /// `surplus: ...`
+    Surplus(Surplus),
+    /// `starter: round winner` ...
+    Starter(Starter),
+    /// `lose below: n`
+    LoseBelow(u16),
+    /// `round cap: n`
+    RoundCap(u16),
+    /// `from round n: last seeds award`
+    FromRound(u16, Award),
 }
 
 /// A test in a condition, as written.
@@ -99,132 +264,91 @@ pub enum Test {
 /// Tests joined by `and`.
 pub type Condition = Vec<Spanned<Test>>;
 
-/// What a rule line says.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// A provenance field.
-    About(String, Vec<String>),
-    /// `holes: n per row`
-    Holes(u16),
-    /// `seeds: n per hole`
-    Seeds(u16),
-    /// `layout: ...`
-    Layout(Vec<u16>),
-    /// `stores: ...`
-    Stores(Stores),
-    /// `starter: ...`
-    Starter(Side),
-    /// `direction: ...`
-    Direction(Direction),
-    /// `laps start: ...`
-    LapStart(LapStart),
-    /// `skip origin: never`
-    SkipNever,
-    /// `skip origin: always` or `from n seeds`, with its lap scope.
-    Skip(Option<u16>, SkipLaps),
-    /// `relay: never` (`None`) or `relay: when ...`
-    Relay(Option<Condition>),
-    /// `extra turn: in own store` / `never`
-    StoreTurn(bool),
-    /// `drop cap: n`
-    DropCap(u32),
-    /// `on: ...`
-    Trigger(Trigger),
-    /// `if: ...`
-    If(Condition),
-    /// `take: ...`
-    Take {
-        /// The opposite hole rather than the hole sown into.
-        opposite: bool,
-        /// With the capturing seed.
-        with_seed: bool,
-        /// `and backward while ...`
-        chain: Option<Condition>,
-    },
-    /// `to: ...`
-    To(Recipient),
-    /// `then: ...`
-    Then(Effect),
-    /// `grand slam: ...`
-    GrandSlam(GrandSlam),
-    /// `judged: ...`
-    Judged(FeedJudged),
-    /// `unfeedable: ...`
-    Unfeedable(Award),
-    /// `last seeds: none` or `at most n after each ..., award`
-    LastSeeds(Option<(u16, LastSeedsCheck, Award)>),
-    /// `majority: ...`
-    Majority(Option<Award>),
-    /// `empty row: ...`
-    EmptyRow(Option<Award>),
-    /// `no move: pass` (`None`) or `end, award`
-    NoMove(Option<Award>),
-    /// `move cap: n, award`
-    MoveCap(u32, Award),
-    /// `repetition: n, award`
-    Repetition(u16, Award),
-    /// `unfinished: draw` (`true`) or `scored by totals`
-    UnfinishedDraw(bool),
-    /// `endless moves: ...`
-    Endless(Endless),
-    /// `winner: most captured`
-    Winner,
-    /// `refill: n per hole`
-    Refill(u16),
-    /// `unfilled holes: closed` (`true`) / `open`
-    UnfilledClosed(bool),
-    /// `surplus: ...`
-    Surplus(Surplus),
-    /// `starter: round winner` ... in a match block
-    MatchStarter(Starter),
-    /// `lose below: n`
-    LoseBelow(u16),
-    /// `round cap: n`
-    RoundCap(u16),
-    /// `from round n: last seeds award`
-    FromRound(u16, Award),
+/// A rule as a block holds it: its key names it in messages and reading marks.
+pub trait Keyed {
+    /// The rule's key as written (`holes`, `last seeds`, `from round 3`, ...). Within a block,
+    /// a later rule with the same key replaces an earlier one.
+    fn key(&self) -> String;
 }
 
-impl Value {
-    /// The rule's key as written, for messages and for overriding: a child's rule replaces
-    /// the parent's rule with the same key in the same block.
-    pub fn key(&self) -> String {
-        let word = match self {
-            Value::About(key, _) => key,
-            Value::FromRound(round, _) => return format!("from round {round}"),
-            Value::Holes(_) => "holes",
-            Value::Seeds(_) | Value::Layout(_) => "seeds",
-            Value::Stores(_) => "stores",
-            Value::Starter(_) | Value::MatchStarter(_) => "starter",
-            Value::Direction(_) => "direction",
-            Value::LapStart(_) => "laps start",
-            Value::SkipNever | Value::Skip(..) => "skip origin",
-            Value::Relay(_) => "relay",
-            Value::StoreTurn(_) => "extra turn",
-            Value::DropCap(_) => "drop cap",
-            Value::Trigger(_) => "on",
-            Value::If(_) => "if",
-            Value::Take { .. } => "take",
-            Value::To(_) => "to",
-            Value::Then(_) => "then",
-            Value::GrandSlam(_) => "grand slam",
-            Value::Judged(_) => "judged",
-            Value::Unfeedable(_) => "unfeedable",
-            Value::LastSeeds(_) => "last seeds",
-            Value::Majority(_) => "majority",
-            Value::EmptyRow(_) => "empty row",
-            Value::NoMove(_) => "no move",
-            Value::MoveCap(..) => "move cap",
-            Value::Repetition(..) => "repetition",
-            Value::UnfinishedDraw(_) => "unfinished",
-            Value::Endless(_) => "endless moves",
-            Value::Winner => "winner",
-            Value::Refill(_) => "refill",
-            Value::UnfilledClosed(_) => "unfilled holes",
-            Value::Surplus(_) => "surplus",
-            Value::LoseBelow(_) => "lose below",
-            Value::RoundCap(_) => "round cap",
-        };
-        word.to_string()
+impl Keyed for BoardRule {
+    fn key(&self) -> String {
+        match self {
+            BoardRule::Holes(_) => "holes",
+            BoardRule::Seeds(_) => "seeds",
+            BoardRule::Stores(_) => "stores",
+            BoardRule::Starter(_) => "starter",
+        }
+        .into()
+    }
+}
+
+impl Keyed for SowingRule {
+    fn key(&self) -> String {
+        match self {
+            SowingRule::Direction(_) => "direction",
+            SowingRule::LapStart(_) => "laps start",
+            SowingRule::SkipOrigin(_) => "skip origin",
+            SowingRule::Relay(_) => "relay",
+            SowingRule::StoreTurn(_) => "extra turn",
+            SowingRule::DropCap(_) => "drop cap",
+        }
+        .into()
+    }
+}
+
+impl Keyed for CaptureRule {
+    fn key(&self) -> String {
+        match self {
+            CaptureRule::On(_) => "on",
+            CaptureRule::If(_) => "if",
+            CaptureRule::Take(_) => "take",
+            CaptureRule::To(_) => "to",
+            CaptureRule::Then(_) => "then",
+            CaptureRule::GrandSlam(_) => "grand slam",
+        }
+        .into()
+    }
+}
+
+impl Keyed for FeedingRule {
+    fn key(&self) -> String {
+        match self {
+            FeedingRule::Judged(_) => "judged",
+            FeedingRule::Unfeedable(_) => "unfeedable",
+        }
+        .into()
+    }
+}
+
+impl Keyed for EndRule {
+    fn key(&self) -> String {
+        match self {
+            EndRule::LastSeeds(_) => "last seeds",
+            EndRule::Majority(_) => "majority",
+            EndRule::EmptyRow(_) => "empty row",
+            EndRule::NoMove(_) => "no move",
+            EndRule::MoveCap(..) => "move cap",
+            EndRule::Repetition(..) => "repetition",
+            EndRule::UnfinishedDraw(_) => "unfinished",
+            EndRule::Endless(_) => "endless moves",
+            EndRule::Winner => "winner",
+        }
+        .into()
+    }
+}
+
+impl Keyed for MatchRule {
+    fn key(&self) -> String {
+        match self {
+            MatchRule::FromRound(round, _) => return format!("from round {round}"),
+            MatchRule::Refill(_) => "refill",
+            MatchRule::UnfilledClosed(_) => "unfilled holes",
+            MatchRule::Surplus(_) => "surplus",
+            MatchRule::Starter(_) => "starter",
+            MatchRule::LoseBelow(_) => "lose below",
+            MatchRule::RoundCap(_) => "round cap",
+        }
+        .into()
     }
 }

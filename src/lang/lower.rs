@@ -1,15 +1,22 @@
 //! Syntax trees (a file and the files it extends) → one checked rule program. Collects every
 //! error instead of stopping at the first.
+//!
+//! Overriding is generic (a later layer's rule replaces an earlier one with the same key);
+//! lowering is not: each block's rules are matched exhaustively, so a rule added to the syntax
+//! tree is a compile error here until it is lowered.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::ast::{self, BlockKind, Test, Value};
+use super::ast::{
+    self, BlockKind, BoardRule, CaptureRule, EndRule, FeedingRule, Item, Keyed, MatchRule, Seeds,
+    Skip, SowingRule, Taken, Test,
+};
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
     Award, BoardRules, Capture, Condition, CountTest, Direction, Effect, Ending, Endless,
     FeedJudged, Feeding, GrandSlam, LapStart, LastSeeds, MatchRules, NoMove, OppositeTest,
-    OriginSkip, Program, Provenance, ReadingMark, Recipient, Rules, Scoring, Side, SideTest,
-    Sowing, Starter, Stores, Surplus, Target, Trigger, MAX_HOLES_PER_ROW,
+    OriginSkip, Program, Provenance, ReadingMark, Recipient, RoundRule, Rules, Scoring, Side,
+    SideTest, Sowing, Starter, Stores, Surplus, Target, Trigger, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -37,35 +44,58 @@ pub const ABOUT_KEYS: [&str; 8] = [
 const LAST_READING: u8 = 16;
 
 /// A rule as it stands after overriding, with the layer it came from.
-#[derive(Clone, Copy)]
-struct At<'a> {
+struct At<'a, R> {
     layer: usize,
-    rule: &'a ast::Rule,
+    item: &'a Item<R>,
 }
 
-/// Rules of one block, by key; a later layer replaces an earlier one's rule.
-#[derive(Default)]
-struct Slots<'a> {
-    rules: BTreeMap<String, At<'a>>,
-}
-
-impl<'a> Slots<'a> {
-    fn get(&self, key: &str) -> Option<&'a Value> {
-        self.rules.get(key).map(|at| &at.rule.value)
+impl<R> Clone for At<'_, R> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+
+impl<R> Copy for At<'_, R> {}
+
+impl<'a, R> At<'a, R> {
+    fn rule(&self) -> &'a R {
+        &self.item.rule
+    }
+}
+
+/// The rules of one block, by key; a later layer replaces an earlier one's rule.
+struct Slots<'a, R> {
+    rules: BTreeMap<String, At<'a, R>>,
+}
+
+impl<R> Default for Slots<'_, R> {
+    fn default() -> Self {
+        Slots {
+            rules: BTreeMap::new(),
+        }
+    }
+}
+
+impl<'a, R> Slots<'a, R> {
+    fn values(&self) -> Vec<At<'a, R>> {
+        self.rules.values().copied().collect()
+    }
+}
+
+/// Where a rule was first given in a layer, by (block, key), to report a second one.
+type Seen = BTreeMap<(String, String), Span>;
 
 struct Lowering<'a> {
     layers: &'a [Layer],
     errors: Vec<CompileError>,
     name: Option<String>,
     about: Vec<(String, Vec<String>)>,
-    board: Slots<'a>,
-    sowing: Slots<'a>,
-    feeding: Option<Slots<'a>>,
-    end: Slots<'a>,
-    matches: Option<Slots<'a>>,
-    captures: Vec<(String, Slots<'a>)>,
+    board: Slots<'a, BoardRule>,
+    sowing: Slots<'a, SowingRule>,
+    feeding: Option<Slots<'a, FeedingRule>>,
+    end: Slots<'a, EndRule>,
+    matches: Option<Slots<'a, MatchRule>>,
+    captures: Vec<(String, Slots<'a, CaptureRule>)>,
 }
 
 /// Lowers the layers into rules.
@@ -117,100 +147,135 @@ impl<'a> Lowering<'a> {
         });
     }
 
-    fn error_at(&mut self, at: At<'a>, kind: CompileErrorKind) {
-        self.error(at.layer, at.rule.span, kind);
+    fn error_at<R>(&mut self, at: At<'a, R>, kind: CompileErrorKind) {
+        self.error(at.layer, at.item.span, kind);
     }
 
     /// Applies one layer's blocks over what the layers before it said.
     fn merge(&mut self, layer: usize) {
-        let tree = &self.layers[layer].tree;
-        let mut seen: BTreeMap<(String, String), Span> = BTreeMap::new();
-        let mut about_seen = std::collections::BTreeSet::new();
+        let layers: &'a [Layer] = self.layers;
+        let tree = &layers[layer].tree;
+        let mut seen = Seen::new();
+        let mut about_seen = BTreeSet::new();
+        let mut captures_here = BTreeSet::new();
         for block in &tree.blocks {
-            let block_name = match &block.kind {
-                BlockKind::Capture(name) => format!("capture {name}"),
-                other => format!("{other:?}"),
-            };
-            // Provenance fields may repeat (several notes); rules may not.
-            let repeatable = matches!(block.kind, BlockKind::Game(_));
-            for rule in block.rules.iter().filter(|_| !repeatable) {
-                let key = (block_name.clone(), rule.value.key());
-                if let Some(first) = seen.insert(key.clone(), rule.span) {
-                    let file = self.layers[layer].file.clone();
-                    self.errors.push(CompileError {
-                        file,
-                        span: rule.span,
-                        kind: CompileErrorKind::Duplicate { key: key.1 },
-                        related: Some((first, "first given here")),
-                    });
-                }
-            }
-            let slots = match &block.kind {
-                BlockKind::Game(name) => {
+            match &block.kind {
+                BlockKind::Game { name, fields } => {
                     self.name = Some(name.clone());
-                    for rule in &block.rules {
-                        if let Value::About(key, texts) = &rule.value {
-                            if !ABOUT_KEYS.contains(&key.as_str()) {
-                                let suggestion = suggest(key, ABOUT_KEYS);
-                                self.error(
-                                    layer,
-                                    rule.span,
-                                    CompileErrorKind::UnknownField {
-                                        key: key.clone(),
-                                        suggestion,
-                                    },
-                                );
-                            }
-                            // A file's first line of a field replaces what its parents said.
-                            if about_seen.insert(key.clone()) {
-                                self.about.retain(|(k, _)| k != key);
-                            }
-                            self.about.push((key.clone(), texts.clone()));
+                    for field in fields {
+                        let key = &field.rule.key;
+                        if !ABOUT_KEYS.contains(&key.as_str()) {
+                            let suggestion = suggest(key, ABOUT_KEYS);
+                            let kind = CompileErrorKind::UnknownField {
+                                key: key.clone(),
+                                suggestion,
+                            };
+                            self.error(layer, field.span, kind);
                         }
+                        // A file's first line of a field replaces what its parents said;
+                        // provenance fields may repeat (several notes).
+                        if about_seen.insert(key.clone()) {
+                            self.about.retain(|(k, _)| k != key);
+                        }
+                        self.about.push((key.clone(), field.rule.texts.clone()));
                     }
-                    continue;
                 }
                 BlockKind::NoCapture(name) => {
                     let before = self.captures.len();
                     self.captures.retain(|(n, _)| n != name);
                     if self.captures.len() == before {
-                        self.error(
-                            layer,
-                            block.span,
-                            CompileErrorKind::NoSuchCapture { name: name.clone() },
-                        );
+                        let kind = CompileErrorKind::NoSuchCapture { name: name.clone() };
+                        self.error(layer, block.span, kind);
                     }
-                    continue;
                 }
-                BlockKind::NoFeeding => {
-                    self.feeding = None;
-                    continue;
+                BlockKind::NoFeeding => self.feeding = None,
+                BlockKind::Board(items) => {
+                    let slots = &mut self.board;
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        "board",
+                        items,
+                        slots,
+                    );
                 }
-                BlockKind::Board => &mut self.board,
-                BlockKind::Sowing => &mut self.sowing,
-                BlockKind::End => &mut self.end,
-                BlockKind::Feeding => self.feeding.get_or_insert_with(Slots::default),
-                BlockKind::Match => self.matches.get_or_insert_with(Slots::default),
-                BlockKind::Capture(name) => {
-                    // A capture given again replaces the inherited one whole, in its place.
-                    let fresh = Slots::default();
-                    match self.captures.iter().position(|(n, _)| n == name) {
-                        Some(i) if seen_capture_in_layer(tree, name, block) => {
-                            &mut self.captures[i].1
-                        }
+                BlockKind::Sowing(items) => {
+                    let slots = &mut self.sowing;
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        "sowing",
+                        items,
+                        slots,
+                    );
+                }
+                BlockKind::Feeding(items) => {
+                    let slots = self.feeding.get_or_insert_with(Slots::default);
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        "feeding",
+                        items,
+                        slots,
+                    );
+                }
+                BlockKind::End(items) => {
+                    let slots = &mut self.end;
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        "end",
+                        items,
+                        slots,
+                    );
+                }
+                BlockKind::Match(items) => {
+                    let slots = self.matches.get_or_insert_with(Slots::default);
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        "match",
+                        items,
+                        slots,
+                    );
+                }
+                BlockKind::Capture { name, rules } => {
+                    // A capture given again replaces the inherited one whole, in its place; a
+                    // second block of the same name in one file adds to the first.
+                    let slots = match self.captures.iter().position(|(n, _)| n == name) {
                         Some(i) => {
-                            self.captures[i].1 = fresh;
+                            if captures_here.insert(name.clone()) {
+                                self.captures[i].1 = Slots::default();
+                            }
                             &mut self.captures[i].1
                         }
                         None => {
-                            self.captures.push((name.clone(), fresh));
+                            captures_here.insert(name.clone());
+                            self.captures.push((name.clone(), Slots::default()));
                             &mut self.captures.last_mut().expect("just pushed").1
                         }
-                    }
+                    };
+                    let block_name = format!("capture {name}");
+                    place(
+                        &mut self.errors,
+                        self.layers,
+                        layer,
+                        &mut seen,
+                        &block_name,
+                        rules,
+                        slots,
+                    );
                 }
-            };
-            for rule in &block.rules {
-                slots.rules.insert(rule.value.key(), At { layer, rule });
             }
         }
     }
@@ -218,30 +283,17 @@ impl<'a> Lowering<'a> {
     fn readings(&mut self) -> Vec<ReadingMark> {
         let mut marks = Vec::new();
         let mut bad = Vec::new();
-        let mut visit = |block: &str, slots: &Slots<'a>| {
-            for (key, at) in &slots.rules {
-                for reading in &at.rule.readings {
-                    match u8::try_from(reading.value) {
-                        Ok(number @ 1..=LAST_READING) => marks.push(ReadingMark {
-                            number,
-                            rule: format!("{block}.{key}"),
-                        }),
-                        _ => bad.push((at.layer, reading.clone())),
-                    }
-                }
-            }
-        };
-        visit("board", &self.board);
-        visit("sowing", &self.sowing);
+        visit("board", &self.board, &mut marks, &mut bad);
+        visit("sowing", &self.sowing, &mut marks, &mut bad);
         for (name, slots) in &self.captures {
-            visit(&format!("capture \"{name}\""), slots);
+            visit(&format!("capture \"{name}\""), slots, &mut marks, &mut bad);
         }
         if let Some(slots) = &self.feeding {
-            visit("feeding", slots);
+            visit("feeding", slots, &mut marks, &mut bad);
         }
-        visit("end", &self.end);
+        visit("end", &self.end, &mut marks, &mut bad);
         if let Some(slots) = &self.matches {
-            visit("match", slots);
+            visit("match", slots, &mut marks, &mut bad);
         }
         for (layer, reading) in bad {
             let kind = CompileErrorKind::UnknownReading {
@@ -271,106 +323,47 @@ impl<'a> Lowering<'a> {
     }
 
     fn board_rules(&mut self) -> BoardRules {
-        let holes = match self.board.rules.get("holes").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Holes(n),
-                            ..
-                        },
-                    ..
-                },
-            ) => self
-                .in_range(
-                    at,
-                    "holes per row",
-                    u64::from(*n),
-                    1,
-                    MAX_HOLES_PER_ROW as u64,
-                )
-                .unwrap_or(6) as u8,
-            _ => 6,
-        };
+        let mut holes = 6;
+        let mut seeds = None;
+        let mut stores = Stores::None;
+        let mut starter = Side::South;
+        for at in self.board.values() {
+            match at.rule() {
+                BoardRule::Holes(n) => {
+                    let max = MAX_HOLES_PER_ROW as u64;
+                    holes = self
+                        .in_range(at, "holes per row", u64::from(*n), 1, max)
+                        .map_or(6, |n| n as u8);
+                }
+                BoardRule::Seeds(s) => seeds = Some((at, s)),
+                BoardRule::Stores(s) => stores = *s,
+                BoardRule::Starter(s) => starter = *s,
+            }
+        }
         let count = 2 * usize::from(holes);
-        let layout = match self.board.rules.get("seeds").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Seeds(n),
-                            ..
-                        },
-                    ..
-                },
-            ) => {
+        let layout = match seeds {
+            None => vec![4; count],
+            Some((at, Seeds::PerHole(n))) => {
                 let n = self
                     .in_range(at, "seeds per hole", u64::from(*n), 1, 1000)
-                    .unwrap_or(4) as u16;
+                    .map_or(4, |n| n as u16);
                 vec![n; count]
             }
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Layout(counts),
-                            ..
-                        },
-                    ..
-                },
-            ) => {
-                if counts.len() != count {
-                    self.error_at(
-                        at,
-                        CompileErrorKind::LayoutLength {
-                            holes: count,
-                            got: counts.len(),
-                        },
-                    );
-                    vec![4; count]
-                } else if counts.iter().all(|&c| c == 0) {
-                    self.error_at(
-                        at,
-                        CompileErrorKind::OutOfRange {
-                            what: "seeds in the layout",
-                            min: 1,
-                            max: 60_000,
-                            got: 0,
-                        },
-                    );
-                    vec![4; count]
-                } else {
-                    counts.clone()
-                }
+            Some((at, Seeds::Layout(counts))) if counts.len() != count => {
+                let got = counts.len();
+                self.error_at(at, CompileErrorKind::LayoutLength { holes: count, got });
+                vec![4; count]
             }
-            _ => vec![4; count],
+            Some((at, Seeds::Layout(counts))) if counts.iter().all(|&c| c == 0) => {
+                self.in_range(at, "seeds in the layout", 0, 1, 60_000);
+                vec![4; count]
+            }
+            Some((_, Seeds::Layout(counts))) => counts.clone(),
         };
         let total: u64 = layout.iter().map(|&n| u64::from(n)).sum();
-        if total > 60_000 {
-            let at = self
-                .board
-                .rules
-                .get("seeds")
-                .copied()
-                .expect("a large total comes from a rule");
-            self.error_at(
-                at,
-                CompileErrorKind::OutOfRange {
-                    what: "seeds in the game",
-                    min: 1,
-                    max: 60_000,
-                    got: total,
-                },
-            );
+        if let Some((at, _)) = seeds {
+            self.in_range(at, "seeds in the game", total, 1, 60_000);
         }
-        let stores = match self.board.get("stores") {
-            Some(Value::Stores(s)) => *s,
-            _ => Stores::None,
-        };
-        let starter = match self.board.get("starter") {
-            Some(Value::Starter(s)) => *s,
-            _ => Side::South,
-        };
         BoardRules {
             holes_per_row: holes,
             layout,
@@ -380,94 +373,57 @@ impl<'a> Lowering<'a> {
     }
 
     fn sowing_rules(&mut self, board: &BoardRules, total: u32) -> Sowing {
-        let direction = match self.sowing.get("direction") {
-            Some(Value::Direction(d)) => *d,
-            _ => Direction::Counterclockwise,
-        };
-        let lap_start = match self.sowing.get("laps start") {
-            Some(Value::LapStart(l)) => *l,
-            _ => LapStart::NextHole,
-        };
+        let mut direction = Direction::Counterclockwise;
+        let mut lap_start = LapStart::NextHole;
+        let mut skip = None;
+        let mut relay = None;
+        let mut store_extra_turn = false;
+        let mut drop_cap = 1_000_000;
+        for at in self.sowing.values() {
+            match at.rule() {
+                SowingRule::Direction(d) => direction = *d,
+                SowingRule::LapStart(l) => lap_start = *l,
+                SowingRule::SkipOrigin(s) => skip = Some((at, *s)),
+                SowingRule::Relay(condition) => {
+                    relay = condition
+                        .as_ref()
+                        .map(|c| self.condition(at.layer, c, total));
+                }
+                SowingRule::StoreTurn(turn) => {
+                    store_extra_turn = *turn;
+                    if *turn && board.stores != Stores::Sown {
+                        let kind = CompileErrorKind::Needs {
+                            rule: "extra turn: in own store",
+                            needs: "`stores: sown`",
+                        };
+                        self.error_at(at, kind);
+                    }
+                }
+                SowingRule::DropCap(n) => {
+                    let max = u64::from(u32::MAX);
+                    drop_cap = self
+                        .in_range(at, "the drop cap", u64::from(*n), 100, max)
+                        .map_or(1_000_000, |n| n as u32);
+                }
+            }
+        }
         // Positions a lap can visit: the holes, and the mover's store when stores are sown.
         let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores == Stores::Sown);
-        let origin_skip = match self.sowing.rules.get("skip origin").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Skip(from, laps),
-                            ..
-                        },
-                    ..
-                },
-            ) => {
+        let origin_skip = match skip {
+            None | Some((_, Skip::Never)) => OriginSkip::Never,
+            Some((at, Skip::From(from, laps))) => {
                 if lap_start == LapStart::LiftedHole {
-                    self.error_at(
-                        at,
-                        CompileErrorKind::Needs {
-                            rule: "skip origin",
-                            needs: "`laps start: next hole`",
-                        },
-                    );
+                    let kind = CompileErrorKind::Needs {
+                        rule: "skip origin",
+                        needs: "`laps start: next hole`",
+                    };
+                    self.error_at(at, kind);
                 }
                 // A lap of fewer seeds than positions never comes back to its origin, so any
                 // threshold up to the ring's length is the same rule as "always" (R6).
                 let from = from.unwrap_or(1);
-                OriginSkip::FromSeeds(if from <= ring { 1 } else { from }, *laps)
+                OriginSkip::FromSeeds(if from <= ring { 1 } else { from }, laps)
             }
-            _ => OriginSkip::Never,
-        };
-        let relay = match self.sowing.rules.get("relay").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Relay(Some(cond)),
-                            ..
-                        },
-                    ..
-                },
-            ) => Some(self.condition(at, cond, total)),
-            _ => None,
-        };
-        let store_extra_turn = match self.sowing.rules.get("extra turn").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::StoreTurn(true),
-                            ..
-                        },
-                    ..
-                },
-            ) => {
-                if board.stores != Stores::Sown {
-                    self.error_at(
-                        at,
-                        CompileErrorKind::Needs {
-                            rule: "extra turn: in own store",
-                            needs: "`stores: sown`",
-                        },
-                    );
-                }
-                true
-            }
-            _ => false,
-        };
-        let drop_cap = match self.sowing.rules.get("drop cap").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::DropCap(n),
-                            ..
-                        },
-                    ..
-                },
-            ) => self
-                .in_range(at, "the drop cap", u64::from(*n), 100, u64::from(u32::MAX))
-                .unwrap_or(1_000_000) as u32,
-            _ => 1_000_000,
         };
         Sowing {
             direction,
@@ -483,95 +439,61 @@ impl<'a> Lowering<'a> {
         let captures = std::mem::take(&mut self.captures);
         let mut out = Vec::new();
         for (name, slots) in &captures {
-            // A capture without `on:` is reported, and its other rules are still checked.
-            let trigger = match slots.get("on") {
-                Some(Value::Trigger(t)) => Some(*t),
-                _ => {
-                    let (layer, span) = self.capture_header(name);
-                    let kind = CompileErrorKind::MissingRule {
-                        name: name.clone(),
-                        key: "on",
-                    };
-                    self.error(layer, span, kind);
-                    None
-                }
+            let mut trigger = None;
+            let mut condition = Condition::ALWAYS;
+            let mut target = Target {
+                opposite: false,
+                with_capturing_seed: false,
+                chain: None,
             };
-            let condition = match slots.rules.get("if").copied() {
-                Some(
-                    at @ At {
-                        rule:
-                            ast::Rule {
-                                value: Value::If(cond),
-                                ..
-                            },
-                        ..
-                    },
-                ) => self.condition(at, cond, total),
-                _ => Condition::ALWAYS,
-            };
-            let target = match slots.rules.get("take").copied() {
-                Some(
-                    at @ At {
-                        rule:
-                            ast::Rule {
-                                value:
-                                    Value::Take {
-                                        opposite,
-                                        with_seed,
-                                        chain,
-                                    },
-                                ..
-                            },
-                        ..
-                    },
-                ) => {
-                    let chain = chain.as_ref().map(|c| self.condition(at, c, total));
-                    Target {
-                        opposite: *opposite,
-                        with_capturing_seed: *with_seed,
-                        chain,
+            let mut recipient = Recipient::Mover;
+            let mut effect = None;
+            let mut grand_slam = GrandSlam::Captures;
+            for at in slots.values() {
+                match at.rule() {
+                    CaptureRule::On(t) => trigger = Some(*t),
+                    CaptureRule::If(c) => condition = self.condition(at.layer, c, total),
+                    CaptureRule::Take(take) => {
+                        target = Target {
+                            opposite: take.taken != Taken::Hole,
+                            with_capturing_seed: take.taken == Taken::OppositeWithSeed,
+                            chain: take
+                                .chain
+                                .as_ref()
+                                .map(|c| self.condition(at.layer, c, total)),
+                        }
                     }
+                    CaptureRule::To(r) => recipient = *r,
+                    CaptureRule::Then(e) => effect = Some((at, *e)),
+                    CaptureRule::GrandSlam(g) => grand_slam = *g,
                 }
-                _ => Target {
-                    opposite: false,
-                    with_capturing_seed: false,
-                    chain: None,
-                },
+            }
+            // A capture without `on:` is reported, and its other rules are still checked.
+            let Some(trigger) = trigger else {
+                let (layer, span) = self.capture_header(name);
+                let kind = CompileErrorKind::MissingRule {
+                    name: name.clone(),
+                    key: "on",
+                };
+                self.error(layer, span, kind);
+                continue;
             };
-            let recipient = match slots.get("to") {
-                Some(Value::To(r)) => *r,
-                _ => Recipient::Mover,
-            };
-            let passing = matches!(trigger, Some(Trigger::PassingDrop | Trigger::EveryDrop));
-            let effect = match slots.rules.get("then").copied() {
-                Some(
-                    at @ At {
-                        rule:
-                            ast::Rule {
-                                value: Value::Then(e),
-                                ..
-                            },
-                        ..
-                    },
-                ) => {
-                    if passing && *e != Effect::Continue {
-                        let words = if trigger == Some(Trigger::EveryDrop) {
+            let passing = matches!(trigger, Trigger::PassingDrop | Trigger::EveryDrop);
+            let effect = match effect {
+                Some((at, e)) => {
+                    if passing && e != Effect::Continue {
+                        let words = if trigger == Trigger::EveryDrop {
                             "every drop"
                         } else {
                             "a passing drop"
                         };
                         self.error_at(at, CompileErrorKind::EndsMidLap { trigger: words });
                     }
-                    *e
+                    e
                 }
-                _ if passing => Effect::Continue,
-                _ => Effect::EndSowing,
+                None if passing => Effect::Continue,
+                None => Effect::EndSowing,
             };
-            let grand_slam = match slots.get("grand slam") {
-                Some(Value::GrandSlam(g)) => *g,
-                _ => GrandSlam::Captures,
-            };
-            let Some(trigger) = trigger else { continue };
             out.push(Capture {
                 name: name.clone(),
                 trigger,
@@ -586,10 +508,11 @@ impl<'a> Lowering<'a> {
         out
     }
 
+    /// The header of the block that (last) defines capture `name`.
     fn capture_header(&self, name: &str) -> (usize, Span) {
         for (layer, l) in self.layers.iter().enumerate().rev() {
             for block in &l.tree.blocks {
-                if block.kind == BlockKind::Capture(name.to_string()) {
+                if matches!(&block.kind, BlockKind::Capture { name: n, .. } if n == name) {
                     return (layer, block.span);
                 }
             }
@@ -599,190 +522,128 @@ impl<'a> Lowering<'a> {
 
     fn feeding_rules(&mut self) -> Option<Feeding> {
         let slots = self.feeding.as_ref()?;
-        let judged = match slots.get("judged") {
-            Some(Value::Judged(j)) => *j,
-            _ => FeedJudged::AfterMove,
+        let mut feeding = Feeding {
+            judged: FeedJudged::AfterMove,
+            unfeedable: Award::PlayerToMove,
         };
-        let unfeedable = match slots.get("unfeedable") {
-            Some(Value::Unfeedable(a)) => *a,
-            _ => Award::PlayerToMove,
-        };
-        Some(Feeding { judged, unfeedable })
+        for at in slots.values() {
+            match at.rule() {
+                FeedingRule::Judged(j) => feeding.judged = *j,
+                FeedingRule::Unfeedable(a) => feeding.unfeedable = *a,
+            }
+        }
+        Some(feeding)
     }
 
     fn end_rules(&mut self, total: u32) -> Ending {
-        let last_seeds = match self.end.rules.get("last seeds").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::LastSeeds(Some((n, check, to))),
-                            ..
-                        },
-                    ..
-                },
-            ) => {
-                self.in_range(
-                    at,
-                    "the last-seeds count",
-                    u64::from(*n),
-                    1,
-                    u64::from(total.saturating_sub(1)),
-                );
-                Some(LastSeeds {
-                    at_most: *n,
-                    check: *check,
-                    to: *to,
-                })
-            }
-            _ => None,
-        };
-        let majority = match self.end.get("majority") {
-            Some(Value::Majority(a)) => *a,
-            _ => None,
-        };
-        let empty_row = match self.end.get("empty row") {
-            Some(Value::EmptyRow(a)) => *a,
-            _ => None,
-        };
-        let no_move = match self.end.get("no move") {
-            Some(Value::NoMove(Some(a))) => NoMove::EndGame(*a),
-            _ => NoMove::Pass,
-        };
-        let (move_cap, cap_award) = match self.end.rules.get("move cap").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::MoveCap(n, a),
-                            ..
-                        },
-                    ..
-                },
-            ) => (
-                self.in_range(at, "the move cap", u64::from(*n), 1, 10_000_000)
-                    .unwrap_or(2000) as u32,
-                *a,
-            ),
-            _ => (2000, Award::Owners),
-        };
-        let (repetition, repetition_award) = match self.end.rules.get("repetition").copied() {
-            Some(
-                at @ At {
-                    rule:
-                        ast::Rule {
-                            value: Value::Repetition(n, a),
-                            ..
-                        },
-                    ..
-                },
-            ) => (
-                self.in_range(at, "the repetition count", u64::from(*n), 2, 1000)
-                    .unwrap_or(3) as u16,
-                *a,
-            ),
-            _ => (3, Award::Owners),
-        };
-        let unfinished_is_draw = matches!(
-            self.end.get("unfinished"),
-            Some(Value::UnfinishedDraw(true))
-        );
-        let endless = match self.end.get("endless moves") {
-            Some(Value::Endless(e)) => *e,
-            _ => Endless::Illegal,
-        };
-        if matches!(last_seeds.map(|l| l.to), Some(Award::PreviousWinner)) {
-            let at = self
-                .end
-                .rules
-                .get("last seeds")
-                .copied()
-                .expect("checked above");
-            self.error_at(
-                at,
-                CompileErrorKind::Needs {
-                    rule: "to previous winner",
-                    needs: "a `match` block rule `from round n:`",
-                },
-            );
-        }
-        Ending {
-            last_seeds,
-            majority,
-            empty_row,
-            no_move,
-            move_cap,
-            cap_award,
-            repetition,
-            repetition_award,
-            unfinished_is_draw,
-            endless,
+        let mut ending = Ending {
+            last_seeds: None,
+            majority: None,
+            empty_row: None,
+            no_move: NoMove::Pass,
+            move_cap: 2000,
+            cap_award: Award::Owners,
+            repetition: 3,
+            repetition_award: Award::Owners,
+            unfinished_is_draw: false,
+            endless: Endless::Illegal,
             scoring: Scoring::MostCaptured,
+        };
+        for at in self.end.values() {
+            match at.rule() {
+                EndRule::LastSeeds(None) => ending.last_seeds = None,
+                EndRule::LastSeeds(Some(rule)) => {
+                    let most = u64::from(total.saturating_sub(1));
+                    let what = "the last-seeds count";
+                    self.in_range(at, what, u64::from(rule.at_most), 1, most);
+                    if rule.to == Award::PreviousWinner {
+                        let kind = CompileErrorKind::Needs {
+                            rule: "to previous winner",
+                            needs: "a `match` block rule `from round n:`",
+                        };
+                        self.error_at(at, kind);
+                    }
+                    ending.last_seeds = Some(LastSeeds {
+                        at_most: rule.at_most,
+                        check: rule.check,
+                        to: rule.to,
+                    });
+                }
+                EndRule::Majority(a) => ending.majority = *a,
+                EndRule::EmptyRow(a) => ending.empty_row = *a,
+                EndRule::NoMove(a) => ending.no_move = a.map_or(NoMove::Pass, NoMove::EndGame),
+                EndRule::MoveCap(n, a) => {
+                    ending.move_cap = self
+                        .in_range(at, "the move cap", u64::from(*n), 1, 10_000_000)
+                        .map_or(2000, |n| n as u32);
+                    ending.cap_award = *a;
+                }
+                EndRule::Repetition(n, a) => {
+                    ending.repetition = self
+                        .in_range(at, "the repetition count", u64::from(*n), 2, 1000)
+                        .map_or(3, |n| n as u16);
+                    ending.repetition_award = *a;
+                }
+                EndRule::UnfinishedDraw(draw) => ending.unfinished_is_draw = *draw,
+                EndRule::Endless(e) => ending.endless = *e,
+                EndRule::Winner => ending.scoring = Scoring::MostCaptured,
+            }
         }
+        ending
     }
 
     fn match_rules(&mut self) -> Option<MatchRules> {
         let slots = self.matches.take()?;
-        let number =
-            |key: &str, default: u16, this: &mut Self, what: &'static str, min: u64| -> u16 {
-                match slots.rules.get(key).copied() {
-                    Some(
-                        at @ At {
-                            rule:
-                                ast::Rule {
-                                    value:
-                                        Value::Refill(n) | Value::LoseBelow(n) | Value::RoundCap(n),
-                                    ..
-                                },
-                            ..
-                        },
-                    ) => this
-                        .in_range(at, what, u64::from(*n), min, 1000)
-                        .unwrap_or(u64::from(default)) as u16,
-                    _ => default,
+        let mut rules = MatchRules {
+            refill: 4,
+            close_unfilled: true,
+            surplus: Surplus::Reserve,
+            starter: Starter::RoundWinner,
+            lose_below: 4,
+            round_cap: 50,
+            round_rules: Vec::new(),
+        };
+        let mut from_rounds = Vec::new();
+        for at in slots.values() {
+            match at.rule() {
+                MatchRule::Refill(n) => {
+                    rules.refill = self
+                        .in_range(at, "seeds per refilled hole", u64::from(*n), 1, 1000)
+                        .map_or(4, |n| n as u16);
                 }
-            };
-        let refill = number("refill", 4, self, "seeds per refilled hole", 1);
-        let lose_below = number("lose below", 4, self, "the losing total", 0);
-        let round_cap = number("round cap", 50, self, "the round cap", 1);
-        let close_unfilled = !matches!(
-            slots.get("unfilled holes"),
-            Some(Value::UnfilledClosed(false))
-        );
-        let surplus = match slots.get("surplus") {
-            Some(Value::Surplus(s)) => *s,
-            _ => Surplus::Reserve,
-        };
-        let starter = match slots.get("starter") {
-            Some(Value::MatchStarter(s)) => *s,
-            _ => Starter::RoundWinner,
-        };
-        let mut round_rules = Vec::new();
-        for at in slots.rules.values().copied() {
-            if let Value::FromRound(round, award) = at.rule.value {
-                self.in_range(at, "the round", u64::from(round), 1, u64::from(round_cap));
-                round_rules.push(crate::rules::RoundRule {
-                    from_round: round,
-                    last_seeds_to: award,
-                });
+                MatchRule::UnfilledClosed(closed) => rules.close_unfilled = *closed,
+                MatchRule::Surplus(s) => rules.surplus = *s,
+                MatchRule::Starter(s) => rules.starter = *s,
+                MatchRule::LoseBelow(n) => {
+                    rules.lose_below = self
+                        .in_range(at, "the losing total", u64::from(*n), 0, 1000)
+                        .map_or(4, |n| n as u16);
+                }
+                MatchRule::RoundCap(n) => {
+                    rules.round_cap = self
+                        .in_range(at, "the round cap", u64::from(*n), 1, 1000)
+                        .map_or(50, |n| n as u16);
+                }
+                MatchRule::FromRound(round, award) => from_rounds.push((at, *round, *award)),
             }
         }
-        round_rules.sort_by_key(|r| r.from_round);
+        // Checked once the round cap is known, whatever the order the rules were given in.
+        for (at, round, award) in from_rounds {
+            let cap = u64::from(rules.round_cap);
+            self.in_range(at, "the round", u64::from(round), 1, cap);
+            rules.round_rules.push(RoundRule {
+                from_round: round,
+                last_seeds_to: award,
+            });
+        }
+        rules.round_rules.sort_by_key(|r| r.from_round);
         self.matches = Some(slots);
-        Some(MatchRules {
-            refill,
-            close_unfilled,
-            surplus,
-            starter,
-            lose_below,
-            round_cap,
-            round_rules,
-        })
+        Some(rules)
     }
 
-    fn in_range(
+    fn in_range<R>(
         &mut self,
-        at: At<'a>,
+        at: At<'a, R>,
         what: &'static str,
         got: u64,
         min: u64,
@@ -791,82 +652,64 @@ impl<'a> Lowering<'a> {
         if (min..=max).contains(&got) {
             Some(got)
         } else {
-            self.error_at(
-                at,
-                CompileErrorKind::OutOfRange {
-                    what,
-                    min,
-                    max,
-                    got,
-                },
-            );
+            let kind = CompileErrorKind::OutOfRange {
+                what,
+                min,
+                max,
+                got,
+            };
+            self.error_at(at, kind);
             None
         }
     }
 
     /// Lowers the tests of a condition, checking each against the others and the seed total.
-    fn condition(&mut self, at: At<'a>, tests: &ast::Condition, total: u32) -> Condition {
+    fn condition(&mut self, layer: usize, tests: &ast::Condition, total: u32) -> Condition {
         let mut condition = Condition::ALWAYS;
         let mut sides: Option<(SideTest, &str)> = None;
         let mut opposite: Option<(OppositeTest, &str)> = None;
         // The count tests so far, as written, to name them in a contradiction.
         let mut count_tests: Vec<String> = Vec::new();
         for test in tests {
-            let here = At {
-                layer: at.layer,
-                rule: at.rule,
-            };
-            let report = |this: &mut Self, kind| this.error(here.layer, test.span, kind);
+            let report = |this: &mut Self, kind| this.error(layer, test.span, kind);
             let errors_before = self.errors.len();
-            let written = &self.layers[at.layer].file.text[test.span.start..test.span.end];
+            let written = &self.layers[layer].file.text[test.span.start..test.span.end];
+            let impossible = |count: u16| CompileErrorKind::ImpossibleCount {
+                count: u32::from(count),
+                total,
+            };
             let count = match &test.value {
                 Test::CountIs(counts) => {
                     for &c in counts {
                         if u32::from(c) > total {
-                            report(
-                                self,
-                                CompileErrorKind::ImpossibleCount {
-                                    count: u32::from(c),
-                                    total,
-                                },
-                            );
+                            report(self, impossible(c));
                         } else if c >= 64 {
-                            report(
-                                self,
-                                CompileErrorKind::OutOfRange {
-                                    what: "an exact count",
-                                    min: 0,
-                                    max: 63,
-                                    got: u64::from(c),
-                                },
-                            );
+                            let kind = CompileErrorKind::OutOfRange {
+                                what: "an exact count",
+                                min: 0,
+                                max: 63,
+                                got: u64::from(c),
+                            };
+                            report(self, kind);
                         }
                     }
                     CountTest::exactly(counts)
                 }
                 Test::CountAtLeast(n) => {
                     if u32::from(*n) > total {
-                        report(
-                            self,
-                            CompileErrorKind::ImpossibleCount {
-                                count: u32::from(*n),
-                                total,
-                            },
-                        );
+                        report(self, impossible(*n));
                     }
                     CountTest::at_least(*n)
                 }
                 Test::CountAtMost(n) => {
                     if *n >= 64 {
-                        report(
-                            self,
-                            CompileErrorKind::OutOfRange {
-                                what: "an upper count",
-                                min: 0,
-                                max: 63,
-                                got: u64::from(*n),
-                            },
-                        );
+                        let kind = CompileErrorKind::OutOfRange {
+                            what: "an upper count",
+                            min: 0,
+                            max: 63,
+                            got: u64::from(*n),
+                        };
+                        report(self, kind);
                     }
                     CountTest::at_most(*n)
                 }
@@ -918,11 +761,47 @@ impl<'a> Lowering<'a> {
     }
 }
 
-/// Whether `name` was already defined by an earlier block of the same file (so a second block
-/// of the same name adds to it rather than replacing the inherited one again).
-fn seen_capture_in_layer(tree: &ast::File, name: &str, block: &ast::Block) -> bool {
-    tree.blocks
-        .iter()
-        .take_while(|b| !std::ptr::eq(*b, block))
-        .any(|b| b.kind == BlockKind::Capture(name.to_string()))
+/// Puts one block's rules of `layer` into `slots`, over what earlier layers said, reporting a
+/// rule given twice in the layer.
+fn place<'a, R: Keyed>(
+    errors: &mut Vec<CompileError>,
+    layers: &[Layer],
+    layer: usize,
+    seen: &mut Seen,
+    block: &str,
+    items: &'a [Item<R>],
+    slots: &mut Slots<'a, R>,
+) {
+    for item in items {
+        let key = item.rule.key();
+        if let Some(first) = seen.insert((block.to_string(), key.clone()), item.span) {
+            errors.push(CompileError {
+                file: layers[layer].file.clone(),
+                span: item.span,
+                kind: CompileErrorKind::Duplicate { key: key.clone() },
+                related: Some((first, "first given here")),
+            });
+        }
+        slots.rules.insert(key, At { layer, item });
+    }
+}
+
+/// Collects the reading marks of one block's rules; unknown reading numbers go to `bad`.
+fn visit<R: Keyed>(
+    block: &str,
+    slots: &Slots<'_, R>,
+    marks: &mut Vec<ReadingMark>,
+    bad: &mut Vec<(usize, ast::Spanned<u16>)>,
+) {
+    for (key, at) in &slots.rules {
+        for reading in &at.item.readings {
+            match u8::try_from(reading.value) {
+                Ok(number @ 1..=LAST_READING) => marks.push(ReadingMark {
+                    number,
+                    rule: format!("{block}.{key}"),
+                }),
+                _ => bad.push((at.layer, reading.clone())),
+            }
+        }
+    }
 }

@@ -15,7 +15,7 @@ pub use lower::ABOUT_KEYS;
 
 use crate::rules::{Award, Rules, Side};
 use crate::source::{SourceFile, Span};
-use ast::{Block, BlockKind, Value};
+use ast::{Block, BlockKind, BoardRule, EndRule, Item, Seeds};
 use lower::Layer;
 use parser::Rule;
 
@@ -215,19 +215,27 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
             }
         };
         let small = || number(u32::from(u16::MAX)).map(|n| n as u16);
-        let (kind, value) = match key.as_str() {
-            "holes" => (BlockKind::Board, Value::Holes(small()?)),
-            "seeds" => (BlockKind::Board, Value::Seeds(small()?)),
+        let board = |rule| {
+            BlockKind::Board(vec![Item {
+                rule,
+                readings: Vec::new(),
+                span,
+            }])
+        };
+        let kind = match key.as_str() {
+            "holes" => board(BoardRule::Holes(small()?)),
+            "seeds" => board(BoardRule::Seeds(Seeds::PerHole(small()?))),
             "starter" => match value.as_str() {
-                "south" => (BlockKind::Board, Value::Starter(Side::South)),
-                "north" => (BlockKind::Board, Value::Starter(Side::North)),
+                "south" => board(BoardRule::Starter(Side::South)),
+                "north" => board(BoardRule::Starter(Side::North)),
                 _ => return Err(bad("the starter is `south` or `north`".into())),
             },
             // The board goes to the side owners at the cap, as readings.md R10 has it.
-            "cap" => (
-                BlockKind::End,
-                Value::MoveCap(number(u32::MAX)?, Award::Owners),
-            ),
+            "cap" => BlockKind::End(vec![Item {
+                rule: EndRule::MoveCap(number(u32::MAX)?, Award::Owners),
+                readings: Vec::new(),
+                span,
+            }]),
             _ => {
                 let kind = CompileErrorKind::UnknownSetting {
                     key: key.clone(),
@@ -241,16 +249,7 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 });
             }
         };
-        let rule = ast::Rule {
-            value,
-            readings: Vec::new(),
-            span,
-        };
-        blocks.push(Block {
-            kind,
-            span,
-            rules: vec![rule],
-        });
+        blocks.push(Block { kind, span });
     }
     Ok(Layer {
         file,

@@ -4,7 +4,10 @@ use pest::iterators::Pair;
 use pest::Parser;
 use pest_derive::Parser;
 
-use super::ast::{Block, BlockKind, Condition, File, Rule as AstRule, Spanned, Test, Value};
+use super::ast::{
+    About, Block, BlockKind, BoardRule, CaptureRule, Condition, EndRule, FeedingRule, File, Item,
+    LastSeeds, MatchRule, Seeds, Skip, SowingRule, Spanned, Take, Taken, Test,
+};
 use crate::rules::{
     Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
     Side, SkipLaps, Starter, Stores, Surplus, Trigger,
@@ -25,11 +28,13 @@ pub struct NumberTooLarge {
     pub max: u64,
 }
 
+type Built<T> = Result<T, NumberTooLarge>;
+
 /// Parses `text` into a syntax tree.
 ///
 /// # Errors
 /// A pest error for malformed text; a [`NumberTooLarge`] for a number beyond its range.
-pub fn parse(text: &str) -> Result<Result<File, NumberTooLarge>, pest::error::Error<Rule>> {
+pub fn parse(text: &str) -> Result<Built<File>, pest::error::Error<Rule>> {
     // Ask pest for the keywords it tried, so errors can list them.
     pest::set_error_detail(true);
     let file = SowParser::parse(Rule::file, text)?
@@ -38,7 +43,7 @@ pub fn parse(text: &str) -> Result<Result<File, NumberTooLarge>, pest::error::Er
     Ok(file_of(file))
 }
 
-fn file_of(pair: Pair<'_, Rule>) -> Result<File, NumberTooLarge> {
+fn file_of(pair: Pair<'_, Rule>) -> Built<File> {
     let mut file = File {
         extends: Vec::new(),
         blocks: Vec::new(),
@@ -46,7 +51,7 @@ fn file_of(pair: Pair<'_, Rule>) -> Result<File, NumberTooLarge> {
     for item in pair.into_inner() {
         match item.as_rule() {
             Rule::extends => {
-                let string = item.into_inner().next().expect("extends has a string");
+                let string = first(item);
                 file.extends.push(Spanned {
                     span: Span::of(string.as_span()),
                     value: text_of(string),
@@ -59,7 +64,7 @@ fn file_of(pair: Pair<'_, Rule>) -> Result<File, NumberTooLarge> {
     Ok(file)
 }
 
-fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
+fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
     let rule = pair.as_rule();
     let whole = pair.as_span();
     let mut inner = pair.into_inner().peekable();
@@ -67,202 +72,280 @@ fn block_of(pair: Pair<'_, Rule>) -> Result<Block, NumberTooLarge> {
         Some(Rule::string) => inner.next().map(text_of),
         _ => None,
     };
+    // The header runs to the first rule; a one-line block (`no feeding`) is all header.
     let header_end = inner.peek().map_or(whole.end(), |p| p.as_span().start());
+    let header = &whole.as_str()[..header_end - whole.start()];
     let span = Span {
         start: whole.start(),
-        end: header_end.max(whole.start()),
+        end: whole.start() + trimmed_len(header),
     };
     let name = name.unwrap_or_default();
     let kind = match rule {
-        Rule::game => BlockKind::Game(name),
-        Rule::board => BlockKind::Board,
-        Rule::sowing => BlockKind::Sowing,
-        Rule::capture => BlockKind::Capture(name),
+        Rule::game => BlockKind::Game {
+            name,
+            fields: items(inner, about)?,
+        },
+        Rule::board => BlockKind::Board(items(inner, board_rule)?),
+        Rule::sowing => BlockKind::Sowing(items(inner, sowing_rule)?),
+        Rule::capture => BlockKind::Capture {
+            name,
+            rules: items(inner, capture_rule)?,
+        },
         Rule::no_capture => BlockKind::NoCapture(name),
-        Rule::feeding => BlockKind::Feeding,
+        Rule::feeding => BlockKind::Feeding(items(inner, feeding_rule)?),
         Rule::no_feeding => BlockKind::NoFeeding,
-        Rule::ending => BlockKind::End,
-        _ => BlockKind::Match,
+        Rule::ending => BlockKind::End(items(inner, end_rule)?),
+        Rule::matches => BlockKind::Match(items(inner, match_rule)?),
+        other => unwired(other),
     };
-    let span = if matches!(kind, BlockKind::NoCapture(_) | BlockKind::NoFeeding) {
-        Span {
-            start: whole.start(),
-            end: whole.start() + trimmed_len(whole.as_str()),
-        }
-    } else {
-        Span {
-            start: span.start,
-            end: span.start + trimmed_len(&whole.as_str()[..span.end - span.start]),
-        }
-    };
-    let rules = inner.map(rule_of).collect::<Result<_, _>>()?;
-    Ok(Block { kind, span, rules })
+    Ok(Block { kind, span })
 }
 
-fn rule_of(pair: Pair<'_, Rule>) -> Result<AstRule, NumberTooLarge> {
-    let span = span_of(&pair);
-    let rule = pair.as_rule();
-    let mut readings = Vec::new();
-    let mut parts = Vec::new();
-    for part in pair.into_inner() {
-        if part.as_rule() == Rule::reading {
-            for id in part.into_inner() {
-                let digits = &id.as_str()[1..];
-                let span = span_of(&id);
-                let number = digits.parse().map_err(|_| NumberTooLarge {
-                    span,
-                    max: u64::from(u16::MAX),
-                })?;
-                readings.push(Spanned {
-                    value: number,
-                    span,
-                });
+/// The rules of a block, each converted by `convert` from its rule pair's parts (readings
+/// taken out).
+fn items<'a, R>(
+    pairs: impl Iterator<Item = Pair<'a, Rule>>,
+    convert: fn(Rule, &mut Parts<'a>) -> Built<R>,
+) -> Built<Vec<Item<R>>> {
+    pairs
+        .map(|pair| {
+            let span = span_of(&pair);
+            let rule = pair.as_rule();
+            let mut readings = Vec::new();
+            let mut parts = Vec::new();
+            for part in pair.into_inner() {
+                if part.as_rule() == Rule::reading {
+                    for id in part.into_inner() {
+                        let span = span_of(&id);
+                        let number = id.as_str()[1..].parse().map_err(|_| NumberTooLarge {
+                            span,
+                            max: u64::from(u16::MAX),
+                        })?;
+                        readings.push(Spanned {
+                            value: number,
+                            span,
+                        });
+                    }
+                } else {
+                    parts.push(part);
+                }
             }
-        } else {
-            parts.push(part);
-        }
+            let mut parts = parts.into_iter();
+            Ok(Item {
+                rule: convert(rule, &mut parts)?,
+                readings,
+                span,
+            })
+        })
+        .collect()
+}
+
+/// The parts of one rule line, in order.
+type Parts<'a> = std::vec::IntoIter<Pair<'a, Rule>>;
+
+fn about(rule: Rule, parts: &mut Parts<'_>) -> Built<About> {
+    match rule {
+        Rule::about => Ok(About {
+            key: need(parts).as_str().to_string(),
+            texts: parts.map(text_of).collect(),
+        }),
+        other => unwired(other),
     }
-    let mut parts = parts.into_iter();
-    let value = match rule {
-        Rule::about => {
-            let key = need(&mut parts).as_str().to_string();
-            let mut texts = vec![text_of(need(&mut parts))];
-            texts.extend(parts.by_ref().map(text_of));
-            Value::About(key, texts)
-        }
-        Rule::holes => Value::Holes(number(need(&mut parts))?),
-        Rule::seeds => Value::Seeds(number(need(&mut parts))?),
-        Rule::layout => {
-            let mut counts = vec![number(need(&mut parts))?];
-            for p in parts.by_ref() {
-                counts.push(number(p)?);
-            }
-            Value::Layout(counts)
-        }
-        Rule::stores => Value::Stores(match need(&mut parts).as_str() {
-            "none" => Stores::None,
-            "kept" => Stores::Kept,
-            _ => Stores::Sown,
+}
+
+fn board_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<BoardRule> {
+    Ok(match rule {
+        Rule::holes => BoardRule::Holes(number(need(parts))?),
+        Rule::seeds => BoardRule::Seeds(Seeds::PerHole(number(need(parts))?)),
+        Rule::layout => BoardRule::Seeds(Seeds::Layout(parts.map(number).collect::<Built<_>>()?)),
+        Rule::stores => BoardRule::Stores(match first(need(parts)).as_rule() {
+            Rule::none => Stores::None,
+            Rule::kept => Stores::Kept,
+            Rule::sown => Stores::Sown,
+            other => unwired(other),
         }),
-        Rule::starter => Value::Starter(side(need(&mut parts))),
-        Rule::direction => Value::Direction(match need(&mut parts).as_str() {
-            "clockwise" => Direction::Clockwise,
-            _ => Direction::Counterclockwise,
+        Rule::starter => BoardRule::Starter(side(need(parts))),
+        other => unwired(other),
+    })
+}
+
+fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
+    Ok(match rule {
+        Rule::direction => SowingRule::Direction(match first(need(parts)).as_rule() {
+            Rule::clockwise => Direction::Clockwise,
+            Rule::counterclockwise => Direction::Counterclockwise,
+            other => unwired(other),
         }),
-        Rule::lap_start => Value::LapStart(match first(need(&mut parts)).as_rule() {
+        Rule::lap_start => SowingRule::LapStart(match first(need(parts)).as_rule() {
             Rule::lifted_hole => LapStart::LiftedHole,
-            _ => LapStart::NextHole,
+            Rule::next_hole => LapStart::NextHole,
+            other => unwired(other),
         }),
         Rule::origin => {
-            let kind = first(need(&mut parts));
+            let kind = first(need(parts));
             let laps = match parts.next().map(|scope| first(scope).as_rule()) {
+                None | Some(Rule::every_lap) => SkipLaps::Every,
                 Some(Rule::first_lap) => SkipLaps::First,
-                _ => SkipLaps::Every,
+                Some(other) => unwired(other),
             };
-            match kind.as_rule() {
-                Rule::never => Value::SkipNever,
-                Rule::always => Value::Skip(None, laps),
-                _ => Value::Skip(Some(number(first(kind))?), laps),
-            }
+            SowingRule::SkipOrigin(match kind.as_rule() {
+                Rule::never => Skip::Never,
+                Rule::always => Skip::From(None, laps),
+                Rule::from_seeds => Skip::From(Some(number(first(kind))?), laps),
+                other => unwired(other),
+            })
         }
         Rule::relay => {
-            let what = need(&mut parts);
-            match what.as_rule() {
-                Rule::never => Value::Relay(None),
-                _ => Value::Relay(Some(condition(what)?)),
-            }
+            let what = need(parts);
+            SowingRule::Relay(match what.as_rule() {
+                Rule::never => None,
+                Rule::condition => Some(condition(what)?),
+                other => unwired(other),
+            })
         }
-        Rule::store_turn => Value::StoreTurn(need(&mut parts).as_rule() == Rule::in_own_store),
-        Rule::drop_cap => Value::DropCap(number(need(&mut parts))?),
-        Rule::trigger => Value::Trigger(match first(need(&mut parts)).as_rule() {
+        Rule::store_turn => SowingRule::StoreTurn(match need(parts).as_rule() {
+            Rule::in_own_store => true,
+            Rule::never => false,
+            other => unwired(other),
+        }),
+        Rule::drop_cap => SowingRule::DropCap(number(need(parts))?),
+        other => unwired(other),
+    })
+}
+
+fn capture_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<CaptureRule> {
+    Ok(match rule {
+        Rule::trigger => CaptureRule::On(match first(need(parts)).as_rule() {
             Rule::passing_drop => Trigger::PassingDrop,
             Rule::every_drop => Trigger::EveryDrop,
             Rule::lap_end => Trigger::LapEnd,
-            _ => Trigger::MoveEnd,
+            Rule::move_end => Trigger::MoveEnd,
+            other => unwired(other),
         }),
-        Rule::condition_rule => Value::If(condition(need(&mut parts))?),
+        Rule::condition_rule => CaptureRule::If(condition(need(parts))?),
         Rule::take => {
-            let taken = first(need(&mut parts)).as_rule();
+            let taken = match first(need(parts)).as_rule() {
+                Rule::hole => Taken::Hole,
+                Rule::opposite => Taken::Opposite,
+                Rule::opposite_with_seed => Taken::OppositeWithSeed,
+                other => unwired(other),
+            };
             let chain = parts
                 .next()
                 .map(|chain| condition(first(chain)))
                 .transpose()?;
-            Value::Take {
-                opposite: taken != Rule::hole,
-                with_seed: taken == Rule::opposite_with_seed,
-                chain,
-            }
+            CaptureRule::Take(Take { taken, chain })
         }
-        Rule::recipient => Value::To(match need(&mut parts).as_str() {
-            "owner" => Recipient::Owner,
-            _ => Recipient::Mover,
+        Rule::recipient => CaptureRule::To(match first(need(parts)).as_rule() {
+            Rule::mover => Recipient::Mover,
+            Rule::owner => Recipient::Owner,
+            other => unwired(other),
         }),
-        Rule::effect => Value::Then(match first(need(&mut parts)).as_rule() {
+        Rule::effect => CaptureRule::Then(match first(need(parts)).as_rule() {
             Rule::continues => Effect::Continue,
             Rule::ends => Effect::EndSowing,
-            _ => Effect::ExtraTurn,
+            Rule::extra_turn => Effect::ExtraTurn,
+            other => unwired(other),
         }),
-        Rule::grand_slam => Value::GrandSlam(match first(need(&mut parts)).as_rule() {
+        Rule::grand_slam => CaptureRule::GrandSlam(match first(need(parts)).as_rule() {
             Rule::captures_nothing => GrandSlam::CapturesNothing,
             Rule::forbidden => GrandSlam::Forbidden,
-            _ => GrandSlam::Captures,
+            Rule::captures => GrandSlam::Captures,
+            other => unwired(other),
         }),
-        Rule::judged => Value::Judged(match need(&mut parts).as_rule() {
-            Rule::on_first_lap => FeedJudged::FirstLap,
-            _ => FeedJudged::AfterMove,
-        }),
-        Rule::unfeedable => Value::Unfeedable(award(need(&mut parts))),
-        Rule::last_seeds => {
-            let first_part = need(&mut parts);
-            if first_part.as_rule() == Rule::none {
-                Value::LastSeeds(None)
-            } else {
-                let at_most = number(first_part)?;
-                let check = match first(need(&mut parts)).as_rule() {
-                    Rule::after_each_move => LastSeedsCheck::AfterMove,
-                    _ => LastSeedsCheck::AfterCapture,
-                };
-                Value::LastSeeds(Some((at_most, check, award(need(&mut parts)))))
-            }
-        }
-        Rule::majority => Value::Majority(optional_award(need(&mut parts))),
-        Rule::empty_row => Value::EmptyRow(optional_award(need(&mut parts))),
-        Rule::no_move => {
-            let what = need(&mut parts);
-            Value::NoMove((what.as_rule() == Rule::award).then(|| award(what)))
-        }
-        Rule::move_cap => Value::MoveCap(number(need(&mut parts))?, award(need(&mut parts))),
-        Rule::repetition => Value::Repetition(number(need(&mut parts))?, award(need(&mut parts))),
-        Rule::unfinished => Value::UnfinishedDraw(need(&mut parts).as_rule() == Rule::draw),
-        Rule::endless => Value::Endless(match first(need(&mut parts)).as_rule() {
-            Rule::end_the_game => Endless::EndsGame,
-            Rule::stop_at_cap => Endless::StopAtCap,
-            _ => Endless::Illegal,
-        }),
-        Rule::winner => Value::Winner,
-        Rule::refill => Value::Refill(number(need(&mut parts))?),
-        Rule::unfilled => Value::UnfilledClosed(need(&mut parts).as_rule() == Rule::closed),
-        Rule::surplus => Value::Surplus(match need(&mut parts).as_rule() {
-            Rule::opponent_holes => Surplus::OpponentHoles,
-            _ => Surplus::Reserve,
-        }),
-        Rule::match_starter => Value::MatchStarter(match need(&mut parts).as_rule() {
-            Rule::round_loser => Starter::RoundLoser,
-            Rule::alternate => Starter::Alternate,
-            _ => Starter::RoundWinner,
-        }),
-        Rule::lose_below => Value::LoseBelow(number(need(&mut parts))?),
-        Rule::round_cap => Value::RoundCap(number(need(&mut parts))?),
-        _ => Value::FromRound(number(need(&mut parts))?, award(need(&mut parts))),
-    };
-    Ok(AstRule {
-        value,
-        readings,
-        span,
+        other => unwired(other),
     })
 }
 
-fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
+fn feeding_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<FeedingRule> {
+    Ok(match rule {
+        Rule::judged => FeedingRule::Judged(match need(parts).as_rule() {
+            Rule::on_first_lap => FeedJudged::FirstLap,
+            Rule::after_move => FeedJudged::AfterMove,
+            other => unwired(other),
+        }),
+        Rule::unfeedable => FeedingRule::Unfeedable(award(need(parts))),
+        other => unwired(other),
+    })
+}
+
+fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
+    Ok(match rule {
+        Rule::last_seeds => {
+            let first_part = need(parts);
+            EndRule::LastSeeds(match first_part.as_rule() {
+                Rule::none => None,
+                Rule::number => {
+                    let at_most = number(first_part)?;
+                    let check = match first(need(parts)).as_rule() {
+                        Rule::after_each_move => LastSeedsCheck::AfterMove,
+                        Rule::after_each_capture => LastSeedsCheck::AfterCapture,
+                        other => unwired(other),
+                    };
+                    Some(LastSeeds {
+                        at_most,
+                        check,
+                        to: award(need(parts)),
+                    })
+                }
+                other => unwired(other),
+            })
+        }
+        Rule::majority => EndRule::Majority(optional_award(need(parts))),
+        Rule::empty_row => EndRule::EmptyRow(optional_award(need(parts))),
+        Rule::no_move => {
+            let what = need(parts);
+            EndRule::NoMove(match what.as_rule() {
+                Rule::pass => None,
+                Rule::award => Some(award(what)),
+                other => unwired(other),
+            })
+        }
+        Rule::move_cap => EndRule::MoveCap(number(need(parts))?, award(need(parts))),
+        Rule::repetition => EndRule::Repetition(number(need(parts))?, award(need(parts))),
+        Rule::unfinished => EndRule::UnfinishedDraw(match need(parts).as_rule() {
+            Rule::draw => true,
+            Rule::by_totals => false,
+            other => unwired(other),
+        }),
+        Rule::endless => EndRule::Endless(match first(need(parts)).as_rule() {
+            Rule::end_the_game => Endless::EndsGame,
+            Rule::stop_at_cap => Endless::StopAtCap,
+            Rule::illegal => Endless::Illegal,
+            other => unwired(other),
+        }),
+        Rule::winner => EndRule::Winner,
+        other => unwired(other),
+    })
+}
+
+fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
+    Ok(match rule {
+        Rule::refill => MatchRule::Refill(number(need(parts))?),
+        Rule::unfilled => MatchRule::UnfilledClosed(match need(parts).as_rule() {
+            Rule::closed => true,
+            Rule::open => false,
+            other => unwired(other),
+        }),
+        Rule::surplus => MatchRule::Surplus(match need(parts).as_rule() {
+            Rule::opponent_holes => Surplus::OpponentHoles,
+            Rule::reserve => Surplus::Reserve,
+            other => unwired(other),
+        }),
+        Rule::match_starter => MatchRule::Starter(match need(parts).as_rule() {
+            Rule::round_loser => Starter::RoundLoser,
+            Rule::alternate => Starter::Alternate,
+            Rule::round_winner => Starter::RoundWinner,
+            other => unwired(other),
+        }),
+        Rule::lose_below => MatchRule::LoseBelow(number(need(parts))?),
+        Rule::round_cap => MatchRule::RoundCap(number(need(parts))?),
+        Rule::from_round => MatchRule::FromRound(number(need(parts))?, award(need(parts))),
+        other => unwired(other),
+    })
+}
+
+fn condition(pair: Pair<'_, Rule>) -> Built<Condition> {
     pair.into_inner()
         .map(|test| {
             let span = span_of(&test);
@@ -272,10 +355,11 @@ fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
                     let kind = first(inner);
                     match kind.as_rule() {
                         Rule::count_is => {
-                            Test::CountIs(kind.into_inner().map(number).collect::<Result<_, _>>()?)
+                            Test::CountIs(kind.into_inner().map(number).collect::<Built<_>>()?)
                         }
                         Rule::count_at_least => Test::CountAtLeast(number(first(kind))?),
-                        _ => Test::CountAtMost(number(first(kind))?),
+                        Rule::count_at_most => Test::CountAtMost(number(first(kind))?),
+                        other => unwired(other),
                     }
                 }
                 Rule::was_empty => Test::WasEmpty,
@@ -283,7 +367,8 @@ fn condition(pair: Pair<'_, Rule>) -> Result<Condition, NumberTooLarge> {
                 Rule::own_side => Test::OwnSide,
                 Rule::opponent_side => Test::OpponentSide,
                 Rule::opposite_empty => Test::OppositeEmpty,
-                _ => Test::OppositeOccupied,
+                Rule::opposite_occupied => Test::OppositeOccupied,
+                other => unwired(other),
             };
             Ok(Spanned { value, span })
         })
@@ -298,20 +383,31 @@ fn award(pair: Pair<'_, Rule>) -> Award {
         Rule::to_owners => Award::Owners,
         Rule::to_previous_winner => Award::PreviousWinner,
         Rule::to_nobody => Award::Nobody,
-        _ => Award::Split,
+        Rule::split => Award::Split,
+        other => unwired(other),
     }
 }
 
 fn optional_award(pair: Pair<'_, Rule>) -> Option<Award> {
-    (pair.as_rule() == Rule::award).then(|| award(pair))
+    match pair.as_rule() {
+        Rule::none => None,
+        Rule::award => Some(award(pair)),
+        other => unwired(other),
+    }
 }
 
 fn side(pair: Pair<'_, Rule>) -> Side {
-    if pair.as_str() == "north" {
-        Side::North
-    } else {
-        Side::South
+    match first(pair).as_rule() {
+        Rule::south => Side::South,
+        Rule::north => Side::North,
+        other => unwired(other),
     }
+}
+
+/// A grammar rule this converter does not handle where it stands: the grammar and the
+/// converter disagree, which the test parsing every rule of the language catches.
+fn unwired(rule: Rule) -> ! {
+    unreachable!("grammar rule `{rule:?}` is not wired into the syntax tree here")
 }
 
 /// The span of a token without the blanks and comments pest's implicit whitespace adds after
@@ -362,9 +458,7 @@ fn first(pair: Pair<'_, Rule>) -> Pair<'_, Rule> {
         .expect("the grammar guarantees an inner token")
 }
 
-fn number<T: TryFrom<u64> + Into<u64> + Bounded>(
-    pair: Pair<'_, Rule>,
-) -> Result<T, NumberTooLarge> {
+fn number<T: TryFrom<u64> + Into<u64> + Bounded>(pair: Pair<'_, Rule>) -> Built<T> {
     let too_large = NumberTooLarge {
         span: span_of(&pair),
         max: T::MAX.into(),
@@ -397,4 +491,68 @@ fn text_of(pair: Pair<'_, Rule>) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every alternative of every rule, so a grammar rule not wired into the syntax tree
+    /// fails here rather than in a user's hands.
+    const EVERY_RULE: &str = r#"
+        extends "other.sow"
+        game "All" { source: "a", "b"  note: "c" }
+        board { holes: 6 per row  seeds: 4 per hole  layout: 1 2  stores: none  stores: kept
+                stores: sown  starter: south  starter: north }
+        sowing { direction: counterclockwise  direction: clockwise  laps start: next hole
+                 laps start: lifted hole  skip origin: never  skip origin: always
+                 skip origin: from 12 seeds on first lap  skip origin: always on every lap
+                 relay: never  relay: when occupied  extra turn: in own store
+                 extra turn: never  drop cap: 100 }
+        capture "c" { on: every drop  on: every drop but the last of a lap
+                      on: last drop of a lap  on: last drop of the move
+                      if: count is 2 or 3 and count at least 1 and count at most 5
+                      if: was empty and occupied and own side and opponent side
+                      if: opposite empty and opposite occupied
+                      take: hole  take: opposite  take: opposite and capturing seed
+                      take: hole and backward while count is 4
+                      to: mover  to: owner  then: sowing continues  then: sowing ends
+                      then: extra turn  grand slam: captures  grand slam: captures nothing
+                      grand slam: forbidden  reading R1, R2 }
+        no capture "c"
+        feeding { judged: after the move  judged: on the first lap  unfeedable: to owners }
+        no feeding
+        end { last seeds: none  last seeds: at most 4 after each capture, to capturer
+              last seeds: at most 4 after each move, to player to move  majority: none
+              majority: to last mover  empty row: split  no move: pass
+              no move: end, to nobody  move cap: 10, to previous winner
+              repetition: 3, to owners  unfinished: scored by totals  unfinished: draw
+              endless moves: illegal  endless moves: end the game
+              endless moves: stop at cap  winner: most captured }
+        match { refill: 4 per hole  unfilled holes: closed  unfilled holes: open
+                surplus: reserve  surplus: opponent holes  starter: round winner
+                starter: round loser  starter: alternate  lose below: 4  round cap: 50
+                from round 3: last seeds to previous winner }
+    "#;
+
+    #[test]
+    fn every_rule_of_the_grammar_converts() {
+        let file = parse(EVERY_RULE).expect("parses").expect("numbers fit");
+        let rules: usize = file
+            .blocks
+            .iter()
+            .map(|b| match &b.kind {
+                BlockKind::Game { fields, .. } => fields.len(),
+                BlockKind::Board(r) => r.len(),
+                BlockKind::Sowing(r) => r.len(),
+                BlockKind::Capture { rules, .. } => rules.len(),
+                BlockKind::Feeding(r) => r.len(),
+                BlockKind::End(r) => r.len(),
+                BlockKind::Match(r) => r.len(),
+                BlockKind::NoCapture(_) | BlockKind::NoFeeding => 1,
+            })
+            .sum();
+        assert_eq!(file.extends.len(), 1);
+        assert_eq!(rules, 2 + 8 + 13 + 19 + 1 + 3 + 1 + 16 + 11);
+    }
 }
