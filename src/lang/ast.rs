@@ -6,8 +6,8 @@
 //! variant (counts, conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
-    Side, SkipLaps, Starter, Stores, Surplus, Trigger,
+    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
+    MatchScoring, Recipient, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
 };
 use crate::source::Span;
 
@@ -69,6 +69,8 @@ pub enum BlockKind {
     End(Vec<Item<EndRule>>),
     /// `match { ... }`
     Match(Vec<Item<MatchRule>>),
+    /// `no match`
+    NoMatch,
 }
 
 /// One `key: value` line of a block.
@@ -222,18 +224,24 @@ pub enum EndRule {
 /// A rule of the `match` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MatchRule {
-    /// `refill: n per hole`
-    Refill(u16),
+    /// `refill: n per hole`, or `refill: none` (`None`: every round starts from the layout)
+    Refill(Option<u16>),
     /// `unfilled holes: closed` (`true`) or `open`
     UnfilledClosed(bool),
     /// `surplus: ...`
     Surplus(Surplus),
+    /// `territory: ...`
+    Territory(Territory),
     /// `starter: round winner` ...
     Starter(Starter),
     /// `lose below: n`
     LoseBelow(u16),
     /// `round cap: n`
     RoundCap(u16),
+    /// `first to: n rounds`
+    FirstTo(u16),
+    /// `winner: most seeds | most rounds`
+    Winner(MatchScoring),
     /// `from round n: last seeds award`
     FromRound(u16, Award),
 }
@@ -345,9 +353,12 @@ impl Keyed for MatchRule {
             MatchRule::Refill(_) => "refill",
             MatchRule::UnfilledClosed(_) => "unfilled holes",
             MatchRule::Surplus(_) => "surplus",
+            MatchRule::Territory(_) => "territory",
             MatchRule::Starter(_) => "starter",
             MatchRule::LoseBelow(_) => "lose below",
             MatchRule::RoundCap(_) => "round cap",
+            MatchRule::FirstTo(_) => "first to",
+            MatchRule::Winner(_) => "winner",
         }
         .into()
     }

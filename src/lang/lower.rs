@@ -13,10 +13,11 @@ use super::ast::{
 };
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
-    Award, BoardRules, Capture, Condition, CountTest, Direction, Effect, Ending, Endless,
-    FeedJudged, Feeding, GrandSlam, LapStart, LastSeeds, MatchRules, NoMove, OppositeTest,
-    OriginSkip, Program, Provenance, ReadingMark, Recipient, RoundRule, Rules, Scoring, Side,
-    SideTest, Sowing, Starter, Stores, Surplus, Target, Trigger, MAX_HOLES_PER_ROW,
+    Award, BoardRules, Capture, Carry, Condition, CountTest, Direction, Effect, Ending, Endless,
+    FeedJudged, Feeding, GrandSlam, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove,
+    OppositeTest, OriginSkip, Program, Provenance, ReadingMark, Recipient, RoundRule, Rules,
+    Scoring, Side, SideTest, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger,
+    MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -189,6 +190,7 @@ impl<'a> Lowering<'a> {
                     }
                 }
                 BlockKind::NoFeeding => self.feeding = None,
+                BlockKind::NoMatch => self.matches = None,
                 BlockKind::Board(items) => {
                     let slots = &mut self.board;
                     place(
@@ -311,7 +313,7 @@ impl<'a> Lowering<'a> {
         let captures = self.capture_rules(total);
         let feeding = self.feeding_rules();
         let ending = self.end_rules(total);
-        let matches = self.match_rules();
+        let matches = self.match_rules(total, ending.last_seeds.is_some());
         Program {
             board,
             sowing,
@@ -556,10 +558,10 @@ impl<'a> Lowering<'a> {
                     let most = u64::from(total.saturating_sub(1));
                     let what = "the last-seeds count";
                     self.in_range(at, what, u64::from(rule.at_most), 1, most);
-                    if rule.to == Award::PreviousWinner {
+                    if rule.to == Award::PreviousWinner && self.matches.is_none() {
                         let kind = CompileErrorKind::Needs {
                             rule: "to previous winner",
-                            needs: "a `match` block rule `from round n:`",
+                            needs: "a `match` block: only a match has a previous round",
                         };
                         self.error_at(at, kind);
                     }
@@ -592,45 +594,98 @@ impl<'a> Lowering<'a> {
         ending
     }
 
-    fn match_rules(&mut self) -> Option<MatchRules> {
+    fn match_rules(&mut self, total: u32, last_seeds: bool) -> Option<MatchRules> {
         let slots = self.matches.take()?;
+        let mut refill = Some(4);
+        let mut close_unfilled = true;
+        let mut surplus = Surplus::Reserve;
+        let mut territory = Territory::Rows;
+        // Rules that only make sense when rounds are refilled, to report under `refill: none`.
+        let mut refill_only = Vec::new();
         let mut rules = MatchRules {
-            refill: 4,
-            close_unfilled: true,
-            surplus: Surplus::Reserve,
+            carry: Carry::Fresh,
             starter: Starter::RoundWinner,
             lose_below: 4,
             round_cap: 50,
+            first_to: None,
+            scoring: MatchScoring::Seeds,
             round_rules: Vec::new(),
         };
         let mut from_rounds = Vec::new();
+        let mut first_to = None;
         for at in slots.values() {
             match at.rule() {
-                MatchRule::Refill(n) => {
-                    rules.refill = self
-                        .in_range(at, "seeds per refilled hole", u64::from(*n), 1, 1000)
-                        .map_or(4, |n| n as u16);
+                MatchRule::Refill(None) => refill = None,
+                MatchRule::Refill(Some(n)) => {
+                    let most = u64::from(total);
+                    refill = Some(
+                        self.in_range(at, "seeds per refilled hole", u64::from(*n), 1, most)
+                            .map_or(4, |n| n as u16),
+                    );
                 }
-                MatchRule::UnfilledClosed(closed) => rules.close_unfilled = *closed,
-                MatchRule::Surplus(s) => rules.surplus = *s,
+                MatchRule::UnfilledClosed(closed) => {
+                    close_unfilled = *closed;
+                    refill_only.push((at.layer, at.item.span, "unfilled holes"));
+                }
+                MatchRule::Surplus(s) => {
+                    surplus = *s;
+                    refill_only.push((at.layer, at.item.span, "surplus"));
+                }
+                MatchRule::Territory(t) => {
+                    territory = *t;
+                    refill_only.push((at.layer, at.item.span, "territory"));
+                }
                 MatchRule::Starter(s) => rules.starter = *s,
                 MatchRule::LoseBelow(n) => {
+                    let most = u64::from(total);
                     rules.lose_below = self
-                        .in_range(at, "the losing total", u64::from(*n), 0, 1000)
+                        .in_range(at, "the losing total", u64::from(*n), 0, most)
                         .map_or(4, |n| n as u16);
                 }
                 MatchRule::RoundCap(n) => {
                     rules.round_cap = self
-                        .in_range(at, "the round cap", u64::from(*n), 1, 1000)
+                        .in_range(at, "the round cap", u64::from(*n), 1, 10_000)
                         .map_or(50, |n| n as u16);
                 }
+                MatchRule::FirstTo(n) => first_to = Some((at, *n)),
+                MatchRule::Winner(scoring) => rules.scoring = *scoring,
                 MatchRule::FromRound(round, award) => from_rounds.push((at, *round, *award)),
             }
         }
+        rules.carry = match refill {
+            Some(per_hole) => Carry::Refill {
+                per_hole,
+                close_unfilled,
+                surplus,
+                territory,
+            },
+            None => {
+                for (layer, span, rule) in refill_only {
+                    let kind = CompileErrorKind::Needs {
+                        rule,
+                        needs: "`refill: N per hole` (rounds here start from the layout)",
+                    };
+                    self.error(layer, span, kind);
+                }
+                Carry::Fresh
+            }
+        };
         // Checked once the round cap is known, whatever the order the rules were given in.
+        let cap = u64::from(rules.round_cap);
+        if let Some((at, n)) = first_to {
+            rules.first_to = self
+                .in_range(at, "the rounds to win", u64::from(n), 1, cap)
+                .map(|n| n as u16);
+        }
         for (at, round, award) in from_rounds {
-            let cap = u64::from(rules.round_cap);
             self.in_range(at, "the round", u64::from(round), 1, cap);
+            if !last_seeds {
+                let kind = CompileErrorKind::Needs {
+                    rule: "from round n: last seeds",
+                    needs: "a `last seeds` rule in the `end` block",
+                };
+                self.error_at(at, kind);
+            }
             rules.round_rules.push(RoundRule {
                 from_round: round,
                 last_seeds_to: award,

@@ -9,8 +9,8 @@ use super::ast::{
     LastSeeds, MatchRule, Seeds, Skip, SowingRule, Spanned, Take, Taken, Test,
 };
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck, Recipient,
-    Side, SkipLaps, Starter, Stores, Surplus, Trigger,
+    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
+    MatchScoring, Recipient, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
 };
 use crate::source::Span;
 
@@ -96,6 +96,7 @@ fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
         Rule::no_feeding => BlockKind::NoFeeding,
         Rule::ending => BlockKind::End(items(inner, end_rule)?),
         Rule::matches => BlockKind::Match(items(inner, match_rule)?),
+        Rule::no_match => BlockKind::NoMatch,
         other => unwired(other),
     };
     Ok(Block { kind, span })
@@ -321,7 +322,14 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
 
 fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
     Ok(match rule {
-        Rule::refill => MatchRule::Refill(number(need(parts))?),
+        Rule::refill => {
+            let what = need(parts);
+            MatchRule::Refill(match what.as_rule() {
+                Rule::none => None,
+                Rule::number => Some(number(what)?),
+                other => unwired(other),
+            })
+        }
         Rule::unfilled => MatchRule::UnfilledClosed(match need(parts).as_rule() {
             Rule::closed => true,
             Rule::open => false,
@@ -332,14 +340,26 @@ fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
             Rule::reserve => Surplus::Reserve,
             other => unwired(other),
         }),
+        Rule::territory => MatchRule::Territory(match need(parts).as_rule() {
+            Rule::own_row => Territory::Rows,
+            Rule::holes_held => Territory::Kept,
+            other => unwired(other),
+        }),
         Rule::match_starter => MatchRule::Starter(match need(parts).as_rule() {
             Rule::round_loser => Starter::RoundLoser,
             Rule::alternate => Starter::Alternate,
             Rule::round_winner => Starter::RoundWinner,
+            Rule::previous_starter => Starter::PreviousStarter,
             other => unwired(other),
         }),
         Rule::lose_below => MatchRule::LoseBelow(number(need(parts))?),
         Rule::round_cap => MatchRule::RoundCap(number(need(parts))?),
+        Rule::first_to => MatchRule::FirstTo(number(need(parts))?),
+        Rule::match_winner => MatchRule::Winner(match need(parts).as_rule() {
+            Rule::most_seeds => MatchScoring::Seeds,
+            Rule::most_rounds => MatchScoring::RoundsWon,
+            other => unwired(other),
+        }),
         Rule::from_round => MatchRule::FromRound(number(need(parts))?, award(need(parts))),
         other => unwired(other),
     })
@@ -529,10 +549,13 @@ mod tests {
               repetition: 3, to owners  unfinished: scored by totals  unfinished: draw
               endless moves: illegal  endless moves: end the game
               endless moves: stop at cap  winner: most captured }
-        match { refill: 4 per hole  unfilled holes: closed  unfilled holes: open
-                surplus: reserve  surplus: opponent holes  starter: round winner
-                starter: round loser  starter: alternate  lose below: 4  round cap: 50
+        match { refill: 4 per hole  refill: none  unfilled holes: closed  unfilled holes: open
+                surplus: reserve  surplus: opponent holes  territory: own row
+                territory: holes held  starter: round winner  starter: round loser
+                starter: alternate  starter: previous starter  lose below: 4  round cap: 50
+                first to: 3 rounds  winner: most seeds  winner: most rounds
                 from round 3: last seeds to previous winner }
+        no match
     "#;
 
     #[test]
@@ -549,10 +572,10 @@ mod tests {
                 BlockKind::Feeding(r) => r.len(),
                 BlockKind::End(r) => r.len(),
                 BlockKind::Match(r) => r.len(),
-                BlockKind::NoCapture(_) | BlockKind::NoFeeding => 1,
+                BlockKind::NoCapture(_) | BlockKind::NoFeeding | BlockKind::NoMatch => 1,
             })
             .sum();
         assert_eq!(file.extends.len(), 1);
-        assert_eq!(rules, 2 + 8 + 13 + 19 + 1 + 3 + 1 + 16 + 11);
+        assert_eq!(rules, 2 + 8 + 13 + 19 + 1 + 3 + 1 + 16 + 18 + 1);
     }
 }

@@ -17,7 +17,7 @@ pub use capture::{
     Trigger,
 };
 pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, Scoring};
-pub use matches::{MatchRules, RoundRule, Starter, Surplus};
+pub use matches::{Carry, MatchRules, MatchScoring, RoundRule, Starter, Surplus, Territory};
 pub use sowing::{Direction, FeedJudged, Feeding, LapStart, OriginSkip, SkipLaps, Sowing};
 
 use serde::Serialize;
