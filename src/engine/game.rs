@@ -5,6 +5,9 @@ use serde::Serialize;
 
 use crate::rules::{Award, Endless, LastSeedsCheck, NoMove, Rules, Side, MAX_HOLES_PER_ROW};
 
+/// Holes on the largest board.
+const MAX_HOLES: usize = 2 * MAX_HOLES_PER_ROW;
+
 use super::event::{Event, EventSink};
 use super::position::Position;
 use super::sow::{sow, Refusal, Sown};
@@ -138,8 +141,8 @@ struct Turn {
     not_feeding: u64,
     /// A legal hole already drawn at random for this turn by [`Game::random_playout`].
     drawn: Option<usize>,
-    /// The result of each legal hole, by position in the row.
-    results: [(Position, Sown); MAX_HOLES_PER_ROW],
+    /// The result of each legal hole, by hole.
+    results: [(Position, Sown); MAX_HOLES],
 }
 
 /// A game: the rules, the position, and everything the end rules need.
@@ -166,6 +169,17 @@ impl<'r> Game<'r> {
 
     /// A game from a given position (its `to_move` is the player to move; passes are resolved).
     pub fn from_position(rules: &'r Rules, position: Position) -> Game<'r> {
+        Game::for_round(rules, position, 1, None)
+    }
+
+    /// Round `round` of a match, from its refilled position; `previous_winner` won the round
+    /// before (for the rules that depend on it).
+    pub(crate) fn for_round(
+        rules: &'r Rules,
+        position: Position,
+        round: u16,
+        previous_winner: Option<Side>,
+    ) -> Game<'r> {
         let empty = (position, Sown::default());
         let mut game = Game {
             rules,
@@ -178,8 +192,8 @@ impl<'r> Game<'r> {
                 positions: Vec::with_capacity(INDEX_FROM),
                 ..History::default()
             },
-            round: 1,
-            previous_winner: None,
+            round,
+            previous_winner,
             turn: Box::new(Turn {
                 candidates: 0,
                 examined: 0,
@@ -187,7 +201,7 @@ impl<'r> Game<'r> {
                 must_feed: false,
                 not_feeding: 0,
                 drawn: None,
-                results: [empty; MAX_HOLES_PER_ROW],
+                results: [empty; MAX_HOLES],
             }),
         };
         game.start_turn(position.to_move);
@@ -197,6 +211,11 @@ impl<'r> Game<'r> {
     /// The rules.
     pub fn rules(&self) -> &'r Rules {
         self.rules
+    }
+
+    /// The round of a match this game is (1 for a single game).
+    pub fn round(&self) -> u16 {
+        self.round
     }
 
     /// The position.
@@ -244,8 +263,7 @@ impl<'r> Game<'r> {
     /// The position a legal hole leads to, before end rules and passes: for agents that look
     /// at the immediate result of a move.
     pub fn preview(&mut self, hole: usize) -> Option<&Position> {
-        (hole < self.rules.holes() && self.examine(hole))
-            .then(|| &self.turn.results[self.row_index(hole)].0)
+        (hole < self.rules.holes() && self.examine(hole)).then(|| &self.turn.results[hole].0)
     }
 
     /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
@@ -304,8 +322,7 @@ impl<'r> Game<'r> {
         sink: &mut S,
     ) -> Result<MoveReport, PlayError> {
         self.check(hole)?;
-        let slot = self.row_index(hole);
-        if self.turn.results[slot].1.endless {
+        if self.turn.results[hole].1.endless {
             // A never-ending move the rules let end the game: there is no sowing to show.
             return Ok(self.commit(hole, None));
         }
@@ -320,7 +337,7 @@ impl<'r> Game<'r> {
             });
         }
         // The same result as the cached one, now with its events told.
-        self.turn.results[slot] = (position, sown);
+        self.turn.results[hole] = (position, sown);
         Ok(self.commit(hole, None))
     }
 
@@ -341,7 +358,7 @@ impl<'r> Game<'r> {
     /// Why an illegal hole is illegal (sowing it again: this is the error path).
     fn refusal(&self, hole: usize) -> Refusal {
         let bit = 1u64 << hole;
-        if self.rules.geometry.owner(hole) != self.position.to_move {
+        if self.position.owner(hole) != self.position.to_move {
             return Refusal::NotOwnHole;
         }
         if self.position.closed & bit != 0 {
@@ -359,33 +376,22 @@ impl<'r> Game<'r> {
             .unwrap_or(Refusal::DoesNotFeed)
     }
 
-    /// The position of a hole in its row (a subtraction, not a division: this is hot).
-    fn row_index(&self, hole: usize) -> usize {
-        let n = self.rules.holes_per_row();
-        if hole >= n {
-            hole - n
-        } else {
-            hole
-        }
-    }
-
     /// Starts a turn for `side`: nothing sown yet.
     fn open_turn(&mut self, side: Side) {
         let rules = self.rules;
         self.position.to_move = side;
         let turn = &mut *self.turn;
-        turn.candidates = self.position.candidates(rules, side);
+        turn.candidates = self.position.candidates(side);
         turn.examined = 0;
         turn.legal = 0;
         turn.must_feed =
-            rules.program.feeding.is_some() && self.position.row_seeds(rules, side.other()) == 0;
+            rules.program.feeding.is_some() && self.position.row_seeds(side.other()) == 0;
         turn.not_feeding = 0;
         turn.drawn = None;
     }
 
     /// Whether `hole` is legal for the player to move, sowing it if that is not known yet.
     fn examine(&mut self, hole: usize) -> bool {
-        let slot = self.row_index(hole);
         let turn = &mut *self.turn;
         let bit = 1u64 << hole;
         if turn.examined & bit != 0 {
@@ -398,7 +404,7 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         let side = self.position.to_move;
         // Sow straight into the turn's slot for this hole: no copy on the hot path.
-        let (after, kept) = &mut turn.results[slot];
+        let (after, kept) = &mut turn.results[hole];
         *after = self.position;
         match sow(rules, after, hole, &mut ()) {
             Ok(sown) if turn.must_feed && !feeds(rules, after, &sown, side) => {
@@ -411,7 +417,7 @@ impl<'r> Game<'r> {
             Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
                 // Legal; choosing it ends the game, from the position before the move.
                 turn.legal |= bit;
-                turn.results[slot] = (
+                turn.results[hole] = (
                     self.position,
                     Sown {
                         endless: true,
@@ -448,8 +454,7 @@ impl<'r> Game<'r> {
     /// Applies a legal hole's sown result (from the turn's cache), then the end rules, then
     /// starts the next turn; `probe` as in [`Game::start_turn_probing`].
     fn commit(&mut self, hole: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
-        let slot = self.row_index(hole);
-        let sown = self.turn.results[slot].1;
+        let sown = self.turn.results[hole].1;
         let mover = self.position.to_move;
         self.stats.moves += 1;
         self.last_mover = Some(mover);
@@ -467,7 +472,7 @@ impl<'r> Game<'r> {
             self.finish(EndReason::EndlessMove, Award::Owners, 0);
             return report;
         }
-        self.position = self.turn.results[slot].0;
+        self.position = self.turn.results[hole].0;
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
         self.stats.captures += sown.captures;
         if sown.last_capturer.is_some() {
@@ -499,7 +504,7 @@ impl<'r> Game<'r> {
     /// End rules looked at once a move is over.
     fn end_after_move(&self) -> Option<(EndReason, Award)> {
         let ending = &self.rules.program.ending;
-        let total = self.rules.total;
+        let total = self.position.total();
         if let Some(rule) = ending.last_seeds {
             if rule.check == LastSeedsCheck::AfterMove
                 && self.last_capturer.is_some()
@@ -517,7 +522,7 @@ impl<'r> Game<'r> {
         if let Some(award) = ending.empty_row {
             if Side::BOTH
                 .iter()
-                .any(|&side| self.position.row_seeds(self.rules, side) == 0)
+                .any(|&side| self.position.row_seeds(side) == 0)
             {
                 return Some((EndReason::EmptyRow, award));
             }
@@ -613,6 +618,7 @@ impl<'r> Game<'r> {
             Award::PreviousWinner => self.previous_winner.or(self.last_capturer),
             Award::Owners | Award::Split | Award::Nobody => None,
         };
+        let owned = Side::BOTH.map(|side| self.position.owned(side));
         let seeds = &mut self.position.seeds;
         match (award, party) {
             (Award::Nobody, _) => {}
@@ -630,10 +636,13 @@ impl<'r> Game<'r> {
             }
             (_, None) => {
                 for side in Side::BOTH {
-                    let row = rules.geometry.row(side);
-                    let left: u16 = seeds[row.clone()].iter().sum();
-                    seeds[row].fill(0);
-                    seeds[holes + side.index()] += left;
+                    let mut mask = owned[side.index()];
+                    while mask != 0 {
+                        let hole = mask.trailing_zeros() as usize;
+                        seeds[holes + side.index()] += seeds[hole];
+                        seeds[hole] = 0;
+                        mask &= mask - 1;
+                    }
                 }
                 // Seeds in hand have no side; they go to the mover, whose sowing they are in.
                 seeds[holes + to_move.index()] += hand;
@@ -662,7 +671,7 @@ impl<'r> Game<'r> {
 fn feeds(rules: &Rules, after: &Position, sown: &Sown, side: Side) -> bool {
     match rules.program.feeding.map(|f| f.judged) {
         Some(crate::rules::FeedJudged::FirstLap) => sown.fed_first_lap,
-        _ => after.row_seeds(rules, side.other()) > 0,
+        _ => after.row_seeds(side.other()) > 0,
     }
 }
 

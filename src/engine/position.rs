@@ -1,21 +1,28 @@
-//! A position: seeds in every hole and store, closed holes, and the player to move.
+//! A position: seeds in every hole and store, who owns and who may sow which hole, and the
+//! player to move.
 
 use crate::rules::{Rules, Side, MAX_POSITIONS};
 
-/// Seeds on the board and in the stores, and whose turn it is. Small and `Copy`: the engine
-/// tries a move on a copy and keeps it only if the move is legal.
+/// Seeds on the board and in the stores, hole ownership, and whose turn it is. Small and
+/// `Copy`: the engine tries a move on a copy and keeps it only if the move is legal.
 ///
-/// Invariant: holes plus stores hold `Rules::total_seeds()`, unless an end rule awarded seeds to
-/// nobody (they then stay on the board).
+/// Invariant: holes plus stores hold `total` seeds (the variant's seeds in a single game; in
+/// a round of a match, what the players put on the board), unless an end rule awarded seeds
+/// to nobody (they then stay on the board).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Holes `0..2N`, then South's store, then North's. A store holds what its owner captured
     /// (and, when stores are sown, what they sowed into it).
     pub(crate) seeds: [u16; MAX_POSITIONS],
-    /// Holes closed for this round of a match, as a bit mask.
+    /// Holes closed for this round of a match, as a bit mask: never sown, never played.
     pub(crate) closed: u64,
+    /// Holes owned by North, as a bit mask (the others are South's). A player plays and
+    /// defends the holes they own: their row, unless a match moved a hole to the other side.
+    pub(crate) north: u64,
     pub(crate) to_move: Side,
     pub(crate) holes: u8,
+    /// Seeds in the game: holes plus stores.
+    pub(crate) total: u16,
 }
 
 /// Why a board given by hand does not fit the rules.
@@ -30,13 +37,16 @@ pub enum SetupError {
         got: usize,
     },
     /// The seeds do not add up.
-    #[error("the board and stores hold {got} seeds but the rules play with {rules}")]
+    #[error("the seeds given add up to {got} but the rules play with {rules}")]
     SeedCount {
         /// What the rules say.
         rules: u32,
         /// What was given.
         got: u32,
     },
+    /// A match was asked of a variant without match rules.
+    #[error("`{0}` has no match rules (no `match` block)")]
+    NoMatch(String),
 }
 
 impl Position {
@@ -48,8 +58,25 @@ impl Position {
         Position {
             seeds,
             closed: 0,
+            north: rules.geometry.side_mask[Side::North.index()],
             to_move: board.starter,
             holes: rules.holes() as u8,
+            total: rules.total_seeds() as u16,
+        }
+    }
+
+    /// The start position of a round of a match: `board` (holes `0..2N`), the holes each side
+    /// owns (`north`: a mask of North's), the closed holes, empty stores.
+    pub(crate) fn for_round(board: &[u16], north: u64, closed: u64, to_move: Side) -> Position {
+        let mut seeds = [0; MAX_POSITIONS];
+        seeds[..board.len()].copy_from_slice(board);
+        Position {
+            seeds,
+            closed,
+            north,
+            to_move,
+            holes: board.len() as u8,
+            total: board.iter().sum(),
         }
     }
 
@@ -104,12 +131,62 @@ impl Position {
         self.to_move
     }
 
-    /// Seeds in one side's row.
-    pub fn row_seeds(&self, rules: &Rules, side: Side) -> u32 {
-        self.seeds[rules.geometry.row(side)]
-            .iter()
-            .map(|&n| u32::from(n))
-            .sum()
+    /// Seeds in the game: holes plus stores.
+    pub fn total(&self) -> u32 {
+        u32::from(self.total)
+    }
+
+    /// The holes `side` owns, as a bit mask.
+    #[inline(always)]
+    pub fn owned(&self, side: Side) -> u64 {
+        let holes = (1u64 << self.holes) - 1;
+        match side {
+            Side::South => !self.north & holes,
+            Side::North => self.north,
+        }
+    }
+
+    /// The owner of hole `hole`.
+    #[inline(always)]
+    pub fn owner(&self, hole: usize) -> Side {
+        if self.north >> hole & 1 == 1 {
+            Side::North
+        } else {
+            Side::South
+        }
+    }
+
+    /// The holes North owns, as a bit mask.
+    pub fn north_mask(&self) -> u64 {
+        self.north
+    }
+
+    /// The holes closed for this round, as a bit mask.
+    pub fn closed(&self) -> u64 {
+        self.closed
+    }
+
+    /// Seeds in the holes `side` owns.
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.sum(self.owned(side))
+    }
+
+    /// Seeds in the holes of `mask`.
+    #[inline(always)]
+    pub(crate) fn sum(&self, mut mask: u64) -> u32 {
+        let mut total = 0;
+        while mask != 0 {
+            total += u32::from(self.seeds[mask.trailing_zeros() as usize]);
+            mask &= mask - 1;
+        }
+        total
+    }
+
+    /// Sets the captured totals, keeping the position's total right.
+    pub(crate) fn set_stores(&mut self, stores: [u16; 2]) {
+        let h = self.holes as usize;
+        self.total = self.total - self.seeds[h] - self.seeds[h + 1] + stores[0] + stores[1];
+        self.seeds[h..h + 2].copy_from_slice(&stores);
     }
 
     /// Seeds on the board, both rows.
@@ -117,17 +194,16 @@ impl Position {
         self.board().iter().map(|&n| u32::from(n)).sum()
     }
 
-    /// The holes `side` could lift: non-empty, open holes of their row, as a bit mask.
-    pub fn candidates(&self, rules: &Rules, side: Side) -> u64 {
-        let row = rules.geometry.row(side);
-        let start = row.start;
-        let mask = self.seeds[row]
-            .iter()
-            .enumerate()
-            .fold(0u64, |mask, (i, &n)| {
-                mask | u64::from(n != 0) << (start + i)
-            });
-        mask & !self.closed
+    /// The holes `side` could lift: non-empty, open holes they own, as a bit mask.
+    pub fn candidates(&self, side: Side) -> u64 {
+        let mut owned = self.owned(side) & !self.closed;
+        let mut mask = 0;
+        while owned != 0 {
+            let hole = owned.trailing_zeros() as usize;
+            mask |= u64::from(self.seeds[hole] != 0) << hole;
+            owned &= owned - 1;
+        }
+        mask
     }
 
     /// A cheap 64-bit fingerprint of the position, for the repetition table.
@@ -148,7 +224,7 @@ impl Position {
             .iter()
             .fold(0u64, |w, &n| w << 16 | u64::from(n));
         h = (h.rotate_left(23) ^ tail).wrapping_mul(0x5851_f42d_4c95_7f2d);
-        h ^ (h >> 31) ^ self.closed
+        h ^ (h >> 31) ^ self.closed ^ self.north.rotate_left(32)
     }
 }
 
@@ -158,6 +234,8 @@ impl std::fmt::Debug for Position {
             .field("board", &self.board())
             .field("stores", &self.stores())
             .field("to_move", &self.to_move)
+            .field("closed", &self.closed)
+            .field("north", &self.north)
             .finish()
     }
 }

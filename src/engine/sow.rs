@@ -76,7 +76,7 @@ pub(crate) fn sow<S: EventSink>(
     let mover = pos.to_move;
     let next = &g.next[mover.index()];
     let own_store = g.store(mover);
-    let opponent_row = g.side_mask[mover.other().index()];
+    let opponent_row = pos.owned(mover.other());
     let sown_stores = dispatch.sown_stores;
     let ring = g.hole_mask | u64::from(sown_stores) << own_store;
     let stop_at_cap = program.ending.endless == Endless::StopAtCap;
@@ -251,8 +251,8 @@ pub(crate) fn holds(
     condition.count.passes(pos.seeds[hole])
         && match condition.side {
             SideTest::Any => true,
-            SideTest::Own => g.side_mask[mover.index()] >> hole & 1 == 1,
-            SideTest::Opponent => g.side_mask[mover.other().index()] >> hole & 1 == 1,
+            SideTest::Own => pos.owner(hole) == mover,
+            SideTest::Opponent => pos.owner(hole) != mover,
         }
         && match condition.opposite {
             OppositeTest::Any => true,
@@ -291,14 +291,14 @@ fn capture<S: EventSink>(
         }
     }
     let capturing_seed = u16::from(rule.target.opposite && rule.target.with_capturing_seed);
-    let seeds = sum(pos, taken) + capturing_seed;
+    let seeds = pos.sum(taken) as u16 + capturing_seed;
     if seeds == 0 {
         return Ok(None);
     }
     if rule.grand_slam != GrandSlam::Captures {
-        let opponent = g.side_mask[mover.other().index()];
-        let on_their_side = sum(pos, opponent);
-        if on_their_side > 0 && sum(pos, taken & opponent) == on_their_side {
+        let opponent = pos.owned(mover.other());
+        let on_their_side = pos.sum(opponent);
+        if on_their_side > 0 && pos.sum(taken & opponent) == on_their_side {
             if rule.grand_slam == GrandSlam::Forbidden {
                 return Err(Refusal::GrandSlam);
             }
@@ -308,7 +308,7 @@ fn capture<S: EventSink>(
     }
     let to = match rule.recipient {
         Recipient::Mover => mover,
-        Recipient::Owner => g.owner(target),
+        Recipient::Owner => pos.owner(target),
     };
     let store = g.store(to);
     let mut holes = taken;
@@ -345,22 +345,12 @@ fn last_seeds_reached(rules: &Rules, pos: &Position, hand: u16, out: &mut Sown) 
         return false;
     }
     let stores: u32 = pos.stores().iter().map(|&s| u32::from(s)).sum();
-    let in_play = rules.total - stores;
+    let in_play = pos.total() - stores;
     if in_play > u32::from(rule.at_most) {
         return false;
     }
     out.last_seeds = out.last_capturer.map(|side| (side, hand));
     true
-}
-
-#[inline(always)]
-fn sum(pos: &Position, mut mask: u64) -> u16 {
-    let mut total = 0;
-    while mask != 0 {
-        total += pos.seeds[mask.trailing_zeros() as usize];
-        mask &= mask - 1;
-    }
-    total
 }
 
 /// Brent's cycle detection over the states at the start of each lap (R11): the sowing is a

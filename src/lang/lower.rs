@@ -641,6 +641,7 @@ impl<'a> Lowering<'a> {
                     rules.lose_below = self
                         .in_range(at, "the losing total", u64::from(*n), 0, most)
                         .map_or(4, |n| n as u16);
+                    refill_only.push((at.layer, at.item.span, "lose below"));
                 }
                 MatchRule::RoundCap(n) => {
                     rules.round_cap = self
@@ -660,6 +661,8 @@ impl<'a> Lowering<'a> {
                 territory,
             },
             None => {
+                // Rounds that start afresh carry nothing, so no one can run short.
+                rules.lose_below = 0;
                 for (layer, span, rule) in refill_only {
                     let kind = CompileErrorKind::Needs {
                         rule,

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::engine::{Event, Game, MoveReport};
+use crate::engine::{Event, Game, Match, MoveReport, Refill, RoundResult};
 use crate::rules::{Rules, Side};
 
 /// The state after a move, as `trace --json` prints it (one object per line).
@@ -30,6 +30,18 @@ pub struct JsonState {
     pub winner: Option<String>,
     /// `normal`, `no-moves`, `cap` or `repetition` once over.
     pub end_reason: Option<String>,
+    /// In a match: the round, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u16>,
+    /// In a match: the closed holes, ascending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Vec<usize>>,
+    /// In a match: the seeds each player keeps off the board, South first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserve: Option<[u16; 2]>,
+    /// In a match: the owner of each hole, `0..2N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Vec<Side>>,
 }
 
 impl JsonState {
@@ -47,8 +59,111 @@ impl JsonState {
             over: outcome.is_some(),
             winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
             end_reason: outcome.map(|o| o.reason.class().to_string()),
+            round: None,
+            closed: None,
+            reserve: None,
+            owner: None,
         }
     }
+
+    /// The state of a match after move `turn` of its current round: the round's game, plus
+    /// the round, the closed holes, the reserves and the owners.
+    pub fn in_match(m: &Match<'_>, turn: u32, player: Side, hole: usize) -> JsonState {
+        let position = m.game().position();
+        JsonState {
+            round: Some(m.round()),
+            closed: Some(holes_of(position.closed())),
+            reserve: Some(m.reserve()),
+            owner: Some(owners(position.north_mask(), position.board().len())),
+            ..JsonState::after(m.game(), turn, player, hole)
+        }
+    }
+}
+
+/// The end of a round as `trace --match --json` prints it, and the golden cases expect it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonRoundEnd {
+    /// The round that ended.
+    pub round: u16,
+    /// Who started it.
+    pub starter: Side,
+    /// `south`, `north` or `draw`.
+    pub winner: String,
+    /// The round's end rule (`last-seeds`, `cap`, ...).
+    pub end_rule: String,
+    /// What each player captured in the round, South first.
+    pub captured: [u16; 2],
+    /// What each player holds after it, South first.
+    pub holdings: [u32; 2],
+    /// Rounds won so far, South first.
+    pub rounds_won: [u16; 2],
+    /// Once the match is over: `south`, `north` or `draw`.
+    pub match_winner: Option<String>,
+    /// Once the match is over: why (`lose-below`, `first-to`, `round-cap`, `cannot-start`).
+    pub match_end: Option<String>,
+    /// The next round's refilled board, if the match goes on.
+    pub next: Option<JsonRefill>,
+}
+
+/// A refill between rounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonRefill {
+    /// The round it starts.
+    pub round: u16,
+    /// Seeds in holes `0..2N`.
+    pub board: Vec<u16>,
+    /// Closed holes, ascending.
+    pub closed: Vec<usize>,
+    /// The owner of each hole.
+    pub owner: Vec<Side>,
+    /// Seeds each player keeps off the board.
+    pub reserve: [u16; 2],
+    /// Who starts the round.
+    pub starter: Side,
+}
+
+impl JsonRoundEnd {
+    /// The end of a round of `m`, as [`Match::next_round`] reported it.
+    pub fn new(m: &Match<'_>, result: &RoundResult, refill: Option<&Refill>) -> JsonRoundEnd {
+        let outcome = m.outcome();
+        JsonRoundEnd {
+            round: result.round,
+            starter: result.starter,
+            winner: result.outcome.winner.map_or("draw", Side::name).to_string(),
+            end_rule: result.outcome.reason.name().to_string(),
+            captured: result.captured,
+            holdings: result.holdings,
+            rounds_won: m.rounds_won(),
+            match_winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
+            match_end: outcome.map(|o| o.reason.name().to_string()),
+            next: refill.map(|r| JsonRefill {
+                round: r.round,
+                board: r.board.clone(),
+                closed: holes_of(r.closed),
+                owner: owners(r.north, r.board.len()),
+                reserve: r.reserve,
+                starter: r.starter,
+            }),
+        }
+    }
+}
+
+/// The holes of a bit mask, ascending.
+fn holes_of(mask: u64) -> Vec<usize> {
+    (0..64).filter(|h| mask >> h & 1 == 1).collect()
+}
+
+/// The owner of each of `holes` holes, given North's as a mask.
+fn owners(north: u64, holes: usize) -> Vec<Side> {
+    (0..holes)
+        .map(|h| {
+            if north >> h & 1 == 1 {
+                Side::North
+            } else {
+                Side::South
+            }
+        })
+        .collect()
 }
 
 /// The board as South sees it: North's row on top (hole 2N-1 at the left), South's below.

@@ -1,6 +1,6 @@
 //! Board rules (holes, seeds, stores, starter) and the geometry tables derived from them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::sowing::{Direction, Sowing};
 
@@ -11,7 +11,7 @@ pub const MAX_POSITIONS: usize = 2 * MAX_HOLES_PER_ROW + 2;
 
 /// A player, named after the side of the board they sit on. South moves first in a single game
 /// unless the rules say otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Owns holes `0..N`.

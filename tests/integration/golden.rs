@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sowlab::engine::{Game, Position};
-use sowlab::report::trace::JsonState;
+use sowlab::engine::{Game, Match, MatchSetup, Position};
+use sowlab::report::trace::{JsonRoundEnd, JsonState};
 use sowlab::rules::{Rules, Side};
 
 use super::util;
@@ -27,6 +27,23 @@ enum Step {
         hole: usize,
         reason: String,
     },
+    /// The round's game is over: score it and refill (matches only).
+    RoundEnd {
+        line: usize,
+        expect: Value,
+    },
+}
+
+/// A case that starts part-way through a match.
+#[derive(Clone, Default)]
+struct MatchState {
+    round: u16,
+    starter: Option<Side>,
+    reserve: [u16; 2],
+    won: [u16; 2],
+    previous: Option<Side>,
+    closed: Vec<usize>,
+    north: Option<Vec<usize>>,
 }
 
 #[derive(Clone)]
@@ -37,6 +54,7 @@ struct Case {
     to_move: Side,
     known_failure: Option<String>,
     steps: Vec<Step>,
+    matched: Option<MatchState>,
 }
 
 fn numbers<T: std::str::FromStr>(text: &str, line: usize) -> Result<Vec<T>, String> {
@@ -57,6 +75,7 @@ fn parse(text: &str) -> Result<Case, String> {
         to_move: Side::South,
         known_failure: None,
         steps: Vec::new(),
+        matched: None,
     };
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -84,6 +103,36 @@ fn parse(text: &str) -> Result<Case, String> {
                 }
             }
             "known-failure" => case.known_failure = Some(rest.to_string()),
+            "round" | "starter" | "reserve" | "won" | "previous" | "closed" | "north" => {
+                let m = case.matched.get_or_insert_with(|| MatchState {
+                    round: 1,
+                    ..MatchState::default()
+                });
+                let side = |word: &str| match word {
+                    "south" => Ok(Some(Side::South)),
+                    "north" => Ok(Some(Side::North)),
+                    "none" => Ok(None),
+                    _ => Err(format!("line {line}: `south`, `north` or `none`")),
+                };
+                let pair = |text: &str| -> Result<[u16; 2], String> {
+                    numbers(text, line)?
+                        .try_into()
+                        .map_err(|_| format!("line {line}: `{key}` takes two numbers"))
+                };
+                match key {
+                    "round" => m.round = numbers(rest, line)?[0],
+                    "starter" => m.starter = side(rest)?,
+                    "reserve" => m.reserve = pair(rest)?,
+                    "won" => m.won = pair(rest)?,
+                    "previous" => m.previous = side(rest)?,
+                    "closed" => m.closed = numbers(rest, line)?,
+                    _ => m.north = Some(numbers(rest, line)?),
+                }
+            }
+            "round-end" => case.steps.push(Step::RoundEnd {
+                line,
+                expect: serde_json::from_str(rest).map_err(|e| format!("line {line}: {e}"))?,
+            }),
             "play" => case.steps.push(Step::Play {
                 hole: numbers(rest, line)?[0],
                 line,
@@ -124,23 +173,69 @@ fn parse(text: &str) -> Result<Case, String> {
     Ok(case)
 }
 
+/// What a case plays: a single game, or a match.
+enum Playing<'r> {
+    Single(Game<'r>),
+    Match(Match<'r>),
+}
+
+impl<'r> Playing<'r> {
+    fn game(&mut self) -> &mut Game<'r> {
+        match self {
+            Playing::Single(game) => game,
+            Playing::Match(m) => m.game_mut(),
+        }
+    }
+
+    fn state(&self, turn: u32, player: Side, hole: usize) -> Value {
+        let state = match self {
+            Playing::Single(game) => JsonState::after(game, turn, player, hole),
+            Playing::Match(m) => JsonState::in_match(m, turn, player, hole),
+        };
+        serde_json::to_value(state).unwrap()
+    }
+}
+
+fn mask(holes: &[usize]) -> u64 {
+    holes.iter().fold(0, |m, h| m | 1 << h)
+}
+
 /// Plays a case; the error names the first step that differs from the file.
 fn run(case: &Case, rules: &Rules) -> Result<(), String> {
-    let position = Position::from_setup(rules, &case.board, case.store, case.to_move)
-        .map_err(|e| format!("set-up: {e}"))?;
-    let mut game = Game::from_position(rules, position);
+    let mut playing = match &case.matched {
+        None => {
+            let position = Position::from_setup(rules, &case.board, case.store, case.to_move)
+                .map_err(|e| format!("set-up: {e}"))?;
+            Playing::Single(Game::from_position(rules, position))
+        }
+        Some(m) => {
+            let setup = MatchSetup {
+                round: m.round,
+                board: case.board.clone(),
+                stores: case.store,
+                closed: mask(&m.closed),
+                north: m.north.as_deref().map(mask),
+                to_move: case.to_move,
+                starter: m.starter.unwrap_or(case.to_move),
+                reserve: m.reserve,
+                rounds_won: m.won,
+                previous_winner: m.previous,
+            };
+            Playing::Match(Match::from_setup(rules, &setup).map_err(|e| format!("set-up: {e}"))?)
+        }
+    };
     let mut turn = 0;
     for step in &case.steps {
         match step {
             Step::Play { hole, line, expect } => {
                 turn += 1;
+                let game = playing.game();
                 let player = game.to_move().ok_or(format!(
                     "line {line}: move {turn}: the game is already over"
                 ))?;
                 game.play(*hole)
                     .map_err(|e| format!("line {line}: move {turn}: {e}"))?;
-                let got =
-                    serde_json::to_value(JsonState::after(&game, turn, player, *hole)).unwrap();
+                let got = playing.state(turn, player, *hole);
                 if Some(&got) != expect.as_ref() {
                     return Err(format!(
                         "line {line}: move {turn} (hole {hole})\n  expected {}\n  got      {got}",
@@ -149,14 +244,14 @@ fn run(case: &Case, rules: &Rules) -> Result<(), String> {
                 }
             }
             Step::Legal { line, holes } => {
-                let got = game.legal_moves();
+                let got = playing.game().legal_moves();
                 if &got != holes {
                     return Err(format!(
                         "line {line}: legal moves: expected {holes:?}, got {got:?}"
                     ));
                 }
             }
-            Step::Refuse { line, hole, reason } => match game.play(*hole) {
+            Step::Refuse { line, hole, reason } => match playing.game().play(*hole) {
                 Ok(_) => {
                     return Err(format!(
                         "line {line}: hole {hole} was played, expected refusal {reason}"
@@ -170,6 +265,24 @@ fn run(case: &Case, rules: &Rules) -> Result<(), String> {
                 }
                 Err(_) => {}
             },
+            Step::RoundEnd { line, expect } => {
+                let Playing::Match(m) = &mut playing else {
+                    return Err(format!("line {line}: `round-end` needs a match case"));
+                };
+                if !m.game().is_over() {
+                    return Err(format!("line {line}: the round is not over"));
+                }
+                let (result, refill) = m.next_round();
+                let got =
+                    serde_json::to_value(JsonRoundEnd::new(m, &result, refill.as_ref())).unwrap();
+                if got != *expect {
+                    return Err(format!(
+                        "line {line}: end of round {}\n  expected {expect}\n  got      {got}",
+                        result.round
+                    ));
+                }
+                turn = 0;
+            }
         }
     }
     Ok(())
@@ -278,15 +391,23 @@ fn golden_runner_notices_a_wrong_expectation() {
                 Step::Play {
                     expect: Some(Value::Object(map)),
                     ..
+                }
+                | Step::RoundEnd {
+                    expect: Value::Object(map),
+                    ..
                 } => {
                     for key in map.keys() {
                         let mut wrong = case.clone();
-                        let Step::Play {
-                            expect: Some(Value::Object(m)),
-                            ..
-                        } = &mut wrong.steps[k]
-                        else {
-                            unreachable!()
+                        let m = match &mut wrong.steps[k] {
+                            Step::Play {
+                                expect: Some(Value::Object(m)),
+                                ..
+                            }
+                            | Step::RoundEnd {
+                                expect: Value::Object(m),
+                                ..
+                            } => m,
+                            _ => unreachable!(),
                         };
                         m[key] = if m[key].is_null() {
                             Value::from("x")
@@ -301,11 +422,13 @@ fn golden_runner_notices_a_wrong_expectation() {
                     match &mut wrong.steps[k] {
                         Step::Legal { holes, .. } => holes.push(99),
                         Step::Refuse { reason, .. } => reason.push('?'),
-                        Step::Play { .. } => unreachable!(),
+                        Step::Play { .. } | Step::RoundEnd { .. } => unreachable!(),
                     }
                     variants.push(wrong);
                 }
-                Step::Play { .. } => unreachable!("parse demands an expected object"),
+                Step::Play { .. } | Step::RoundEnd { .. } => {
+                    unreachable!("parse demands an expected object")
+                }
             }
             for wrong in variants {
                 assert!(

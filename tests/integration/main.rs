@@ -4,6 +4,7 @@ mod cli;
 mod diagnostics;
 mod golden;
 mod invariants;
+mod matches;
 mod reference;
 mod report;
 mod simulate;
