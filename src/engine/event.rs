@@ -44,6 +44,17 @@ pub enum Event {
         /// Its count then.
         count: u16,
     },
+    /// A hole became a house.
+    House {
+        /// Index of the house rule in `Program::houses`.
+        rule: usize,
+        /// The hole.
+        hole: usize,
+        /// Its owner now.
+        to: Side,
+        /// Seeds it held, captured by its owner (0 when they stay in it).
+        seeds: u16,
+    },
     /// The move earned another turn.
     ExtraTurn,
     /// The last-seeds rule (R2) fired during the move: `seeds` left go to `to`.

@@ -1,16 +1,49 @@
 //! A game in progress: the position plus what the end rules need (history, counters), legal
 //! moves, playing a move, passes, and the end of the game.
+//!
+//! A move is a hole, plus [`CLOCKWISE`] when the variant lets the mover choose the direction
+//! and the mover sows it clockwise (see [`Game::legal_moves`] and [`move_name`]).
 
 use serde::Serialize;
 
-use crate::rules::{Award, Endless, LastSeedsCheck, NoMove, Rules, Side, MAX_HOLES_PER_ROW};
-
-/// Holes on the largest board.
-const MAX_HOLES: usize = 2 * MAX_HOLES_PER_ROW;
+use crate::rules::{
+    Award, Direction, DirectionRule, Endless, LastSeedsCheck, MoveFilter, NoMove, RowTest, Rules,
+    Scoring, Side, Unfeedable,
+};
 
 use super::event::{Event, EventSink};
 use super::position::Position;
-use super::sow::{sow, Refusal, Sown};
+use super::sow::{sow, Context, Refusal, Sown};
+
+/// Added to a hole, a move that sows it clockwise, where the mover chooses the direction.
+pub const CLOCKWISE: usize = 32;
+
+/// A move as traces write it: the hole, then `cw`/`ccw` where the mover chose the direction.
+pub fn move_name(rules: &Rules, mv: usize) -> String {
+    let hole = mv % CLOCKWISE;
+    if !rules.program.sowing.direction.has_choice() {
+        return hole.to_string();
+    }
+    if mv >= CLOCKWISE {
+        format!("{hole}cw")
+    } else {
+        format!("{hole}ccw")
+    }
+}
+
+/// Reads a move as [`move_name`] writes it (`7`, `7cw`, `7ccw`); `None` if it is not one.
+pub fn parse_move(text: &str) -> Option<usize> {
+    let text = text.trim();
+    let (digits, clockwise) = if let Some(d) = text.strip_suffix("ccw") {
+        (d, false)
+    } else if let Some(d) = text.strip_suffix("cw") {
+        (d, true)
+    } else {
+        (text, false)
+    };
+    let hole: usize = digits.parse().ok()?;
+    (hole < CLOCKWISE).then_some(hole + usize::from(clockwise) * CLOCKWISE)
+}
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -22,13 +55,21 @@ pub enum EndReason {
     Majority,
     /// A move left a row empty (Kalah).
     EmptyRow,
+    /// A move left no hole with more than one seed.
+    Singletons,
+    /// Moves went by without a capture, as many as the rules allow.
+    Quiet,
+    /// The mover emptied their own holes, which wins.
+    Emptied,
     /// The opponent's row was empty and no move could feed it (R8).
     Unfeedable,
     /// The player to move could not move and the rules end the game then (En Dodoi).
     Stuck,
     /// A move whose sowing never ends was chosen, and the rules end the game then (R11).
     EndlessMove,
-    /// Neither player had a legal move.
+    /// Every seed was captured: the board is empty.
+    BoardEmpty,
+    /// Neither player had a legal move, seeds still on the board.
     NoMoves,
     /// The move cap was reached (R10).
     Cap,
@@ -44,7 +85,16 @@ impl EndReason {
             EndReason::NoMoves => "no-moves",
             EndReason::Cap => "cap",
             EndReason::Repetition => "repetition",
-            _ => "normal",
+            EndReason::LastSeeds
+            | EndReason::Majority
+            | EndReason::EmptyRow
+            | EndReason::Singletons
+            | EndReason::Quiet
+            | EndReason::Emptied
+            | EndReason::Unfeedable
+            | EndReason::Stuck
+            | EndReason::EndlessMove
+            | EndReason::BoardEmpty => "normal",
         }
     }
 
@@ -54,9 +104,13 @@ impl EndReason {
             EndReason::LastSeeds => "last-seeds",
             EndReason::Majority => "majority",
             EndReason::EmptyRow => "empty-row",
+            EndReason::Singletons => "singletons",
+            EndReason::Quiet => "quiet",
+            EndReason::Emptied => "emptied",
             EndReason::Unfeedable => "unfeedable",
             EndReason::Stuck => "stuck",
             EndReason::EndlessMove => "endless-move",
+            EndReason::BoardEmpty => "board-empty",
             EndReason::NoMoves => "no-moves",
             EndReason::Cap => "cap",
             EndReason::Repetition => "repetition",
@@ -96,7 +150,7 @@ pub struct GameStats {
 /// What one move did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
-    /// The hole played.
+    /// The move played (a hole, plus [`CLOCKWISE`] for a chosen clockwise sowing).
     pub hole: usize,
     /// Who played it.
     pub side: Option<Side>,
@@ -114,22 +168,22 @@ pub struct MoveReport {
     pub passes: u32,
 }
 
-/// A hole that cannot be played, with the reason.
+/// A move that cannot be played, with the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("hole {hole} cannot be played: {reason}")]
 pub struct PlayError {
-    /// The hole asked for.
+    /// The move asked for.
     pub hole: usize,
     /// Why not.
     pub reason: Refusal,
 }
 
-/// What is known of the holes of the player to move this turn. Holes are sown only when
+/// What is known of the moves of the player to move this turn. Moves are sown only when
 /// needed (to find whether any move exists, or when chosen), so a random game sows about two
 /// holes per move instead of every candidate.
 #[derive(Clone)]
 struct Turn {
-    /// Non-empty open holes of the player to move.
+    /// The moves the player to move could make, as a bit mask (holes; `CLOCKWISE` above them).
     candidates: u64,
     /// Candidates already sown.
     examined: u64,
@@ -137,12 +191,12 @@ struct Turn {
     legal: u64,
     /// The opponent's row is empty: a move must feed it.
     must_feed: bool,
-    /// Examined holes refused only because they do not feed the opponent.
+    /// Examined moves refused only because they do not feed the opponent.
     not_feeding: u64,
-    /// A legal hole already drawn at random for this turn by [`Game::random_playout`].
+    /// A legal move already drawn at random for this turn by [`Game::random_playout`].
     drawn: Option<usize>,
-    /// The result of each legal hole, by hole.
-    results: [(Position, Sown); MAX_HOLES],
+    /// The result of each examined move, by move.
+    results: Vec<(Position, Sown)>,
 }
 
 /// A game: the rules, the position, and everything the end rules need.
@@ -153,6 +207,14 @@ pub struct Game<'r> {
     stats: GameStats,
     last_capturer: Option<Side>,
     last_mover: Option<Side>,
+    /// Who moved first (the awards `to starter`).
+    starter: Side,
+    /// Moves since the last capture.
+    quiet: u32,
+    /// The turn now being played was earned by a capture.
+    capture_turn: bool,
+    /// Whether each player has moved yet (for the first-move rule), South first.
+    moved: [bool; 2],
     outcome: Option<Outcome>,
     /// Positions since the captured totals last changed (no earlier one can recur).
     history: History,
@@ -180,13 +242,21 @@ impl<'r> Game<'r> {
         round: u16,
         previous_winner: Option<Side>,
     ) -> Game<'r> {
-        let empty = (position, Sown::default());
+        let slots = if rules.program.sowing.direction.has_choice() {
+            2 * CLOCKWISE
+        } else {
+            rules.holes()
+        };
         let mut game = Game {
             rules,
             position,
             stats: GameStats::default(),
             last_capturer: None,
             last_mover: None,
+            starter: position.to_move,
+            quiet: 0,
+            capture_turn: false,
+            moved: [false; 2],
             outcome: None,
             history: History {
                 positions: Vec::with_capacity(INDEX_FROM),
@@ -201,7 +271,7 @@ impl<'r> Game<'r> {
                 must_feed: false,
                 not_feeding: 0,
                 drawn: None,
-                results: [empty; MAX_HOLES],
+                results: vec![(position, Sown::default()); slots],
             }),
         };
         game.start_turn(position.to_move);
@@ -243,8 +313,8 @@ impl<'r> Game<'r> {
         &self.stats
     }
 
-    /// The legal holes of the player to move, as a bit mask of hole numbers (sows every
-    /// candidate not yet tried).
+    /// The legal moves of the player to move, as a bit mask of moves (sows every candidate
+    /// not yet tried).
     pub fn legal_mask(&mut self) -> u64 {
         let mut unknown = self.turn.candidates & !self.turn.examined;
         while unknown != 0 {
@@ -254,22 +324,23 @@ impl<'r> Game<'r> {
         self.turn.legal
     }
 
-    /// The legal holes of the player to move, ascending.
+    /// The legal moves of the player to move, ascending: holes, and where the mover chooses
+    /// the direction, holes plus [`CLOCKWISE`] for clockwise sowings.
     pub fn legal_moves(&mut self) -> Vec<usize> {
         let mask = self.legal_mask();
         (0..64).filter(|p| mask >> p & 1 == 1).collect()
     }
 
-    /// The position a legal hole leads to, before end rules and passes: for agents that look
+    /// The position a legal move leads to, before end rules and passes: for agents that look
     /// at the immediate result of a move.
-    pub fn preview(&mut self, hole: usize) -> Option<&Position> {
-        (hole < self.rules.holes() && self.examine(hole)).then(|| &self.turn.results[hole].0)
+    pub fn preview(&mut self, mv: usize) -> Option<&Position> {
+        (mv < self.turn.results.len() && self.examine(mv)).then(|| &self.turn.results[mv].0)
     }
 
-    /// Plays a legal hole chosen uniformly at random; `None` when the game is over.
+    /// Plays a legal move chosen uniformly at random; `None` when the game is over.
     pub fn play_random<R: rand::Rng>(&mut self, rng: &mut R) -> Option<MoveReport> {
-        let hole = self.draw(rng)?;
-        Some(self.commit(hole, None))
+        let mv = self.draw(rng)?;
+        Some(self.commit(mv, None))
     }
 
     /// Plays uniformly random legal moves to the end of the game; returns the moves played.
@@ -280,55 +351,59 @@ impl<'r> Game<'r> {
     /// and MCTS).
     pub fn random_playout<R: rand::Rng>(&mut self, rng: &mut R) -> u32 {
         let mut moves = 0;
-        while let Some(hole) = self.turn.drawn.take().or_else(|| self.draw(rng)) {
-            self.commit(hole, Some(rng));
+        while let Some(mv) = self.turn.drawn.take().or_else(|| self.draw(rng)) {
+            self.commit(mv, Some(rng));
             moves += 1;
         }
         moves
     }
 
-    /// Draws a legal hole uniformly at random, sowing candidates as needed; `None` if there is
+    /// Draws a legal move uniformly at random, sowing candidates as needed; `None` if there is
     /// none (the game is over).
     fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<usize> {
         // Rejection without replacement: a uniform pick among the untried-or-legal candidates,
-        // dropping illegal ones as they are found, is a uniform pick among the legal holes.
+        // dropping illegal ones as they are found, is a uniform pick among the legal moves.
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
         while pool != 0 {
-            let hole = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
-            if self.examine(hole) {
-                return Some(hole);
+            let mv = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
+            if self.examine(mv) {
+                return Some(mv);
             }
-            pool &= !(1 << hole);
+            pool &= !(1 << mv);
         }
         None
     }
 
-    /// Plays a hole.
+    /// Plays a move.
     ///
     /// # Errors
-    /// When the game is over or the hole is not legal; the game is then unchanged.
-    pub fn play(&mut self, hole: usize) -> Result<MoveReport, PlayError> {
-        self.check(hole)?;
-        Ok(self.commit(hole, None))
+    /// When the game is over or the move is not legal; the game is then unchanged.
+    pub fn play(&mut self, mv: usize) -> Result<MoveReport, PlayError> {
+        self.check(mv)?;
+        Ok(self.commit(mv, None))
     }
 
-    /// Plays a hole, reporting every step of the sowing to `sink`.
+    /// Plays a move, reporting every step of the sowing to `sink`.
     ///
     /// # Errors
     /// As [`Game::play`].
     pub fn play_traced<S: EventSink>(
         &mut self,
-        hole: usize,
+        mv: usize,
         sink: &mut S,
     ) -> Result<MoveReport, PlayError> {
-        self.check(hole)?;
-        if self.turn.results[hole].1.endless {
+        self.check(mv)?;
+        if self.turn.results[mv].1.endless {
             // A never-ending move the rules let end the game: there is no sowing to show.
-            return Ok(self.commit(hole, None));
+            return Ok(self.commit(mv, None));
         }
         let mut position = self.position;
-        let sown = sow(self.rules, &mut position, hole, sink)
-            .map_err(|reason| PlayError { hole, reason })?;
+        let ctx = self.context(mv).ok_or(PlayError {
+            hole: mv,
+            reason: Refusal::Direction,
+        })?;
+        let sown = sow(self.rules, &mut position, mv % CLOCKWISE, ctx, sink)
+            .map_err(|reason| PlayError { hole: mv, reason })?;
         if let Some((side, seeds)) = sown.last_seeds {
             let on_board: u32 = position.board_seeds();
             sink.event(Event::LastSeeds {
@@ -337,63 +412,172 @@ impl<'r> Game<'r> {
             });
         }
         // The same result as the cached one, now with its events told.
-        self.turn.results[hole] = (position, sown);
-        Ok(self.commit(hole, None))
+        self.turn.results[mv] = (position, sown);
+        Ok(self.commit(mv, None))
     }
 
-    fn check(&mut self, hole: usize) -> Result<(), PlayError> {
-        let refuse = |reason| Err(PlayError { hole, reason });
+    fn check(&mut self, mv: usize) -> Result<(), PlayError> {
+        let refuse = |reason| Err(PlayError { hole: mv, reason });
         if self.outcome.is_some() {
             return refuse(Refusal::GameOver);
         }
-        if hole >= self.rules.holes() {
+        if mv % CLOCKWISE >= self.rules.holes() || mv >= self.turn.results.len() {
             return refuse(Refusal::NoSuchHole);
         }
-        if !self.examine(hole) {
-            return refuse(self.refusal(hole));
+        if !self.examine(mv) {
+            return refuse(self.refusal(mv));
         }
         Ok(())
     }
 
-    /// Why an illegal hole is illegal (sowing it again: this is the error path).
-    fn refusal(&self, hole: usize) -> Refusal {
+    /// Why an illegal move is illegal (sowing it again: this is the error path).
+    fn refusal(&self, mv: usize) -> Refusal {
+        let hole = mv % CLOCKWISE;
         let bit = 1u64 << hole;
-        if self.position.owner(hole) != self.position.to_move {
+        let position = &self.position;
+        if position.owner(hole) != position.to_move {
             return Refusal::NotOwnHole;
         }
-        if self.position.closed & bit != 0 {
+        if position.closed() & bit != 0 {
             return Refusal::Closed;
         }
-        if self.position.seeds[hole] == 0 {
+        if position.houses() & bit != 0 {
+            return Refusal::House;
+        }
+        if position.seeds[hole] == 0 {
             return Refusal::Empty;
         }
-        if self.turn.not_feeding & bit != 0 {
+        if position.seeds[hole] < self.rules.program.sowing.min_seeds {
+            return Refusal::TooFew;
+        }
+        if self.context(mv).is_none() {
+            return Refusal::Direction;
+        }
+        if self.position.candidates(position.to_move, 1) & bit != 0
+            && self.turn.candidates >> mv & 1 == 0
+        {
+            return Refusal::Opening;
+        }
+        if self.turn.not_feeding >> mv & 1 != 0 {
             return Refusal::DoesNotFeed;
         }
         let mut after = self.position;
-        sow(self.rules, &mut after, hole, &mut ())
-            .err()
-            .unwrap_or(Refusal::DoesNotFeed)
+        let ctx = self.context(mv).expect("checked above");
+        match sow(self.rules, &mut after, hole, ctx, &mut ()) {
+            Err(reason) => reason,
+            Ok(sown) if !self.passes_filter(&after, &sown) => Refusal::MoveFilter,
+            Ok(_) => Refusal::DoesNotFeed,
+        }
+    }
+
+    /// What the interpreter needs to know of move `mv`; `None` if its hole cannot be sown in
+    /// the direction it asks.
+    fn context(&self, mv: usize) -> Option<Context> {
+        let hole = mv % CLOCKWISE;
+        let clockwise = mv >= CLOCKWISE;
+        let counterclockwise = Direction::Counterclockwise;
+        let direction = match self.rules.program.sowing.direction {
+            DirectionRule::Fixed(d) => (!clockwise).then_some(d)?,
+            DirectionRule::Chosen if clockwise => Direction::Clockwise,
+            DirectionRule::Chosen => counterclockwise,
+            DirectionRule::ByParity { odd } => {
+                let odd_count = self.position.seeds[hole] % 2 == 1;
+                let d = if odd_count { odd } else { odd.reverse() };
+                (!clockwise).then_some(d)?
+            }
+            DirectionRule::ByHole { outward } => {
+                let n = self.rules.holes_per_row();
+                let place = if hole < n { hole } else { hole - n };
+                if n % 2 == 1 && place == n / 2 {
+                    // A middle hole sows either way: the mover chooses.
+                    if clockwise {
+                        Direction::Clockwise
+                    } else {
+                        counterclockwise
+                    }
+                } else if clockwise {
+                    return None;
+                } else {
+                    // From the left half, outward sowing runs towards the row's left end:
+                    // decreasing hole numbers, clockwise, for either player.
+                    let left = place < n / 2;
+                    if left == outward {
+                        Direction::Clockwise
+                    } else {
+                        counterclockwise
+                    }
+                }
+            }
+        };
+        Some(Context {
+            direction,
+            number: self.stats.moves + 1,
+            after_capture_turn: self.capture_turn,
+        })
+    }
+
+    /// Whether a sown move passes the rules' test on where its first lap ends.
+    fn passes_filter(&self, after: &Position, sown: &Sown) -> bool {
+        let Some(filter) = self.rules.program.sowing.move_filter else {
+            return true;
+        };
+        let mover = self.position.to_move;
+        let own = |hole: usize| hole < self.rules.holes() && after.owner(hole) == mover;
+        let (landing, count) = sown.first_landing;
+        let landing = usize::from(landing);
+        match filter {
+            MoveFilter::NotIntoOccupiedOwn => !(own(landing) && count > 1),
+            MoveFilter::ReachesOpponentOrEmptyOwn => {
+                sown.fed_first_lap || (own(landing) && count == 1)
+            }
+        }
     }
 
     /// Starts a turn for `side`: nothing sown yet.
     fn open_turn(&mut self, side: Side) {
         let rules = self.rules;
         self.position.to_move = side;
+        let sowing = &rules.program.sowing;
+        let mut holes = self.position.candidates(side, sowing.min_seeds);
+        let played = self.stats.moves as usize;
+        if let Some(&hole) = sowing.opening.get(played) {
+            holes &= 1 << hole;
+        } else if let (Some((from, to)), false) = (sowing.first_move, self.moved[side.index()]) {
+            let n = rules.holes_per_row();
+            let start = if side == Side::South { 0 } else { n };
+            let allowed = (usize::from(from)..=usize::from(to))
+                .fold(0u64, |m, place| m | 1 << (start + place - 1));
+            holes &= allowed;
+        }
+        let candidates = if sowing.direction.has_choice() {
+            let mut moves = 0;
+            let mut rest = holes;
+            while rest != 0 {
+                let hole = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                for mv in [hole, hole + CLOCKWISE] {
+                    if self.context(mv).is_some() {
+                        moves |= 1 << mv;
+                    }
+                }
+            }
+            moves
+        } else {
+            holes
+        };
         let turn = &mut *self.turn;
-        turn.candidates = self.position.candidates(side);
+        turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
-        turn.must_feed =
-            rules.program.feeding.is_some() && self.position.row_seeds(side.other()) == 0;
+        turn.must_feed = rules.program.feeding.is_some() && self.position.row_empty(side.other());
         turn.not_feeding = 0;
         turn.drawn = None;
     }
 
-    /// Whether `hole` is legal for the player to move, sowing it if that is not known yet.
-    fn examine(&mut self, hole: usize) -> bool {
+    /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.
+    fn examine(&mut self, mv: usize) -> bool {
         let turn = &mut *self.turn;
-        let bit = 1u64 << hole;
+        let bit = 1u64 << mv;
         if turn.examined & bit != 0 {
             return turn.legal & bit != 0;
         }
@@ -403,21 +587,29 @@ impl<'r> Game<'r> {
         turn.examined |= bit;
         let rules = self.rules;
         let side = self.position.to_move;
-        // Sow straight into the turn's slot for this hole: no copy on the hot path.
-        let (after, kept) = &mut turn.results[hole];
+        let Some(ctx) = self.context(mv) else {
+            return false;
+        };
+        let turn = &mut *self.turn;
+        // Sow straight into the turn's slot for this move: no copy on the hot path.
+        let (after, kept) = &mut turn.results[mv];
         *after = self.position;
-        match sow(rules, after, hole, &mut ()) {
-            Ok(sown) if turn.must_feed && !feeds(rules, after, &sown, side) => {
-                turn.not_feeding |= bit;
-            }
+        match sow(rules, after, mv % CLOCKWISE, ctx, &mut ()) {
             Ok(sown) => {
-                turn.legal |= bit;
                 *kept = sown;
+                let filtered = self.passes_filter(&self.turn.results[mv].0, &sown);
+                let turn = &mut *self.turn;
+                if !filtered {
+                } else if turn.must_feed && !feeds(rules, &turn.results[mv].0, &sown, side) {
+                    turn.not_feeding |= bit;
+                } else {
+                    turn.legal |= bit;
+                }
             }
             Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
                 // Legal; choosing it ends the game, from the position before the move.
                 turn.legal |= bit;
-                turn.results[hole] = (
+                turn.results[mv] = (
                     self.position,
                     Sown {
                         endless: true,
@@ -429,7 +621,7 @@ impl<'r> Game<'r> {
             Err(Refusal::DropCap) => self.stats.drop_cap_hits += 1,
             Err(_) => {}
         }
-        turn.legal & bit != 0
+        self.turn.legal & bit != 0
     }
 
     /// Whether the player to move has a legal move (sowing candidates until one is found).
@@ -451,15 +643,16 @@ impl<'r> Game<'r> {
         false
     }
 
-    /// Applies a legal hole's sown result (from the turn's cache), then the end rules, then
+    /// Applies a legal move's sown result (from the turn's cache), then the end rules, then
     /// starts the next turn; `probe` as in [`Game::start_turn_probing`].
-    fn commit(&mut self, hole: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
-        let sown = self.turn.results[hole].1;
+    fn commit(&mut self, mv: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
+        let sown = self.turn.results[mv].1;
         let mover = self.position.to_move;
         self.stats.moves += 1;
+        self.moved[mover.index()] = true;
         self.last_mover = Some(mover);
         let mut report = MoveReport {
-            hole,
+            hole: mv,
             side: Some(mover),
             laps: sown.laps,
             sown: sown.drops,
@@ -469,25 +662,27 @@ impl<'r> Game<'r> {
             passes: 0,
         };
         if sown.endless {
-            self.finish(EndReason::EndlessMove, Award::Owners, 0);
+            self.finish(EndReason::EndlessMove, Award::Owners, 0, None);
             return report;
         }
-        self.position = self.turn.results[hole].0;
+        self.position = self.turn.results[mv].0;
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
         self.stats.captures += sown.captures;
+        self.quiet = if sown.captures > 0 { 0 } else { self.quiet + 1 };
         if sown.last_capturer.is_some() {
             self.last_capturer = sown.last_capturer;
         }
         if sown.extra_turn {
             self.stats.extra_turns += 1;
         }
+        self.capture_turn = sown.extra_turn && sown.capture_turn;
         if let Some((_, hand)) = sown.last_seeds {
             let award = self.last_seeds_award();
-            self.finish(EndReason::LastSeeds, award, hand);
+            self.finish(EndReason::LastSeeds, award, hand, None);
             return report;
         }
-        if let Some((reason, award)) = self.end_after_move() {
-            self.finish(reason, award, 0);
+        if let Some((reason, award, winner)) = self.end_after_move(mover) {
+            self.finish(reason, award, 0, winner);
             return report;
         }
         let passes = self.stats.passes;
@@ -501,30 +696,48 @@ impl<'r> Game<'r> {
         report
     }
 
-    /// End rules looked at once a move is over.
-    fn end_after_move(&self) -> Option<(EndReason, Award)> {
+    /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
+    /// when a rule names one.
+    fn end_after_move(&self, mover: Side) -> Option<(EndReason, Award, Option<Option<Side>>)> {
         let ending = &self.rules.program.ending;
-        let total = self.position.total();
+        let position = &self.position;
+        let total = position.total();
+        if ending.scoring == Scoring::EmptiedWins && position.row_empty(mover) {
+            return Some((EndReason::Emptied, Award::Owners, Some(Some(mover))));
+        }
         if let Some(rule) = ending.last_seeds {
             if rule.check == LastSeedsCheck::AfterMove
                 && self.last_capturer.is_some()
-                && self.position.board_seeds() <= u32::from(rule.at_most)
+                && position.board_seeds() <= u32::from(rule.at_most)
             {
-                return Some((EndReason::LastSeeds, self.last_seeds_award()));
+                return Some((EndReason::LastSeeds, self.last_seeds_award(), None));
             }
         }
         if let Some(award) = ending.majority {
-            let [s, n] = self.position.stores().map(u32::from);
+            let [s, n] = position.stores().map(u32::from);
             if 2 * s > total || 2 * n > total || (2 * s == total && 2 * n == total) {
-                return Some((EndReason::Majority, award));
+                return Some((EndReason::Majority, award, None));
             }
         }
-        if let Some(award) = ending.empty_row {
-            if Side::BOTH
-                .iter()
-                .any(|&side| self.position.row_seeds(side) == 0)
-            {
-                return Some((EndReason::EmptyRow, award));
+        if let Some((which, award)) = ending.empty_row {
+            let empty = |side: Side| position.row_empty(side);
+            let ended = match which {
+                RowTest::Either => empty(Side::South) || empty(Side::North),
+                RowTest::Mover => empty(mover),
+                RowTest::Opponent => empty(mover.other()),
+            };
+            if ended {
+                return Some((EndReason::EmptyRow, award, None));
+            }
+        }
+        if let Some(award) = ending.singletons {
+            if position.board().iter().all(|&n| n <= 1) {
+                return Some((EndReason::Singletons, award, None));
+            }
+        }
+        if let Some((moves, award)) = ending.quiet {
+            if self.quiet >= moves {
+                return Some((EndReason::Quiet, award, None));
             }
         }
         None
@@ -552,18 +765,36 @@ impl<'r> Game<'r> {
             if can_move {
                 break;
             }
-            let playable = self.turn.not_feeding != 0;
-            if playable {
-                let award = rules
-                    .program
-                    .feeding
-                    .map_or(Award::PlayerToMove, |f| f.unfeedable);
-                return self.finish(EndReason::Unfeedable, award, 0);
+            if self.turn.not_feeding != 0 {
+                match rules.program.feeding.map(|f| f.unfeedable) {
+                    Some(Unfeedable::AnyMove) => {
+                        // No move feeds: the duty lapses, and the moves it refused are legal.
+                        let turn = &mut *self.turn;
+                        turn.must_feed = false;
+                        turn.legal |= turn.not_feeding;
+                        turn.not_feeding = 0;
+                        turn.drawn = None;
+                        break;
+                    }
+                    Some(Unfeedable::Ends(award)) => {
+                        return self.finish(EndReason::Unfeedable, award, 0, None)
+                    }
+                    None => unreachable!("moves refused for not feeding need a feeding rule"),
+                }
+            }
+            if rules.program.ending.scoring == Scoring::StuckLoses {
+                let winner = Some(Some(side.other()));
+                return self.finish(EndReason::Stuck, Award::Owners, 0, winner);
             }
             match rules.program.ending.no_move {
-                NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0),
+                NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0, None),
                 NoMove::Pass if tried == 1 => {
-                    return self.finish(EndReason::NoMoves, Award::Owners, 0)
+                    let reason = if self.position.board_seeds() == 0 {
+                        EndReason::BoardEmpty
+                    } else {
+                        EndReason::NoMoves
+                    };
+                    return self.finish(reason, Award::Owners, 0, None);
                 }
                 NoMove::Pass => {
                     self.stats.passes += 1;
@@ -573,10 +804,10 @@ impl<'r> Game<'r> {
         }
         let ending = &rules.program.ending;
         if self.history.record(self.position) >= usize::from(ending.repetition) {
-            return self.finish(EndReason::Repetition, ending.repetition_award, 0);
+            return self.finish(EndReason::Repetition, ending.repetition_award, 0, None);
         }
         if self.stats.moves >= ending.move_cap {
-            self.finish(EndReason::Cap, ending.cap_award, 0);
+            self.finish(EndReason::Cap, ending.cap_award, 0, None);
         }
     }
 
@@ -606,28 +837,40 @@ impl<'r> Game<'r> {
     }
 
     /// Ends the game: awards the seeds left on the board (plus `hand`, seeds still being sown)
-    /// and decides the winner.
-    fn finish(&mut self, reason: EndReason, award: Award, hand: u16) {
+    /// and decides the winner — by the captured totals, unless `winner` says who won.
+    fn finish(&mut self, reason: EndReason, award: Award, hand: u16, winner: Option<Option<Side>>) {
         let holes = self.rules.holes();
         let rules = self.rules;
         let to_move = self.position.to_move;
         let party = match award {
             Award::Capturer => self.last_capturer,
             Award::PlayerToMove => Some(to_move),
+            Award::Opponent => Some(to_move.other()),
+            Award::Starter => Some(self.starter),
             Award::LastMover => Some(self.last_mover.unwrap_or(to_move.other())),
             Award::PreviousWinner => self.previous_winner.or(self.last_capturer),
-            Award::Owners | Award::Split | Award::Nobody => None,
+            Award::Owners | Award::Split | Award::SplitOddToPoorer | Award::Nobody => None,
         };
         let owned = Side::BOTH.map(|side| self.position.owned(side));
         let seeds = &mut self.position.seeds;
         match (award, party) {
             (Award::Nobody, _) => {}
-            (Award::Split, _) => {
+            (Award::Split | Award::SplitOddToPoorer, _) => {
                 let left: u16 = seeds[..holes].iter().sum::<u16>() + hand;
                 seeds[..holes].fill(0);
                 seeds[holes] += left / 2;
                 seeds[holes + 1] += left / 2;
-                seeds[0] += left % 2;
+                let poorer = match seeds[holes].cmp(&seeds[holes + 1]) {
+                    std::cmp::Ordering::Less => Some(holes),
+                    std::cmp::Ordering::Greater => Some(holes + 1),
+                    std::cmp::Ordering::Equal => None,
+                };
+                // The odd seed stays on the board (in hole 0) unless it goes to the poorer.
+                let odd = match (award, poorer) {
+                    (Award::SplitOddToPoorer, Some(store)) => store,
+                    _ => 0,
+                };
+                seeds[odd] += left % 2;
             }
             (_, Some(side)) => {
                 let left: u16 = seeds[..holes].iter().sum::<u16>() + hand;
@@ -650,14 +893,14 @@ impl<'r> Game<'r> {
         }
         let [s, n] = self.position.stores();
         let unfinished = matches!(reason, EndReason::Cap | EndReason::Repetition);
-        let winner = if unfinished && rules.program.ending.unfinished_is_draw {
-            None
-        } else {
-            match s.cmp(&n) {
+        let winner = match winner {
+            Some(winner) => winner,
+            None if unfinished && rules.program.ending.unfinished_is_draw => None,
+            None => match s.cmp(&n) {
                 std::cmp::Ordering::Greater => Some(Side::South),
                 std::cmp::Ordering::Less => Some(Side::North),
                 std::cmp::Ordering::Equal => None,
-            }
+            },
         };
         self.turn.candidates = 0;
         self.turn.examined = 0;
@@ -671,7 +914,7 @@ impl<'r> Game<'r> {
 fn feeds(rules: &Rules, after: &Position, sown: &Sown, side: Side) -> bool {
     match rules.program.feeding.map(|f| f.judged) {
         Some(crate::rules::FeedJudged::FirstLap) => sown.fed_first_lap,
-        _ => after.row_seeds(side.other()) > 0,
+        _ => !after.row_empty(side.other()),
     }
 }
 

@@ -15,7 +15,9 @@ mod round;
 mod sow;
 
 pub use event::{Event, EventSink};
-pub use game::{EndReason, Game, GameStats, MoveReport, Outcome, PlayError};
+pub use game::{
+    move_name, parse_move, EndReason, Game, GameStats, MoveReport, Outcome, PlayError, CLOCKWISE,
+};
 pub use position::{Position, SetupError};
 pub use round::{Match, MatchEnd, MatchOutcome, MatchSetup, NoMatchRules, Refill, RoundResult};
 pub use sow::Refusal;

@@ -19,6 +19,9 @@ pub struct Position {
     /// Holes owned by North, as a bit mask (the others are South's). A player plays and
     /// defends the holes they own: their row, unless a match moved a hole to the other side.
     pub(crate) north: u64,
+    /// Houses, as a bit mask: holes that became a player's property (their owner is in
+    /// `north`); never played, relayed or captured from.
+    pub(crate) houses: u64,
     pub(crate) to_move: Side,
     pub(crate) holes: u8,
     /// Seeds in the game: holes plus stores.
@@ -59,6 +62,7 @@ impl Position {
             seeds,
             closed: 0,
             north: rules.geometry.side_mask[Side::North.index()],
+            houses: 0,
             to_move: board.starter,
             holes: rules.holes() as u8,
             total: rules.total_seeds() as u16,
@@ -74,6 +78,7 @@ impl Position {
             seeds,
             closed,
             north,
+            houses: 0,
             to_move,
             holes: board.len() as u8,
             total: board.iter().sum(),
@@ -161,6 +166,19 @@ impl Position {
         self.north
     }
 
+    /// The houses, as a bit mask.
+    pub fn houses(&self) -> u64 {
+        self.houses
+    }
+
+    /// Gives hole `hole` to `side`.
+    pub(crate) fn set_owner(&mut self, hole: usize, side: Side) {
+        match side {
+            Side::North => self.north |= 1 << hole,
+            Side::South => self.north &= !(1 << hole),
+        }
+    }
+
     /// The holes closed for this round, as a bit mask.
     pub fn closed(&self) -> u64 {
         self.closed
@@ -194,16 +212,48 @@ impl Position {
         self.board().iter().map(|&n| u32::from(n)).sum()
     }
 
-    /// The holes `side` could lift: non-empty, open holes they own, as a bit mask.
-    pub fn candidates(&self, side: Side) -> u64 {
-        let mut owned = self.owned(side) & !self.closed;
-        let mut mask = 0;
-        while owned != 0 {
-            let hole = owned.trailing_zeros() as usize;
-            mask |= u64::from(self.seeds[hole] != 0) << hole;
-            owned &= owned - 1;
+    /// `side`'s row, when each player owns their own row (as in every single game): the
+    /// engine's per-turn scans then run over a plain slice.
+    #[inline(always)]
+    fn row(&self, side: Side) -> Option<std::ops::Range<usize>> {
+        let holes = usize::from(self.holes);
+        let n = holes / 2;
+        let rows = ((1u64 << holes) - 1) & !((1u64 << n) - 1);
+        let row = match side {
+            Side::South => 0..n,
+            Side::North => n..holes,
+        };
+        (self.north == rows).then_some(row)
+    }
+
+    /// The holes of `mask` holding at least `min` seeds, as a bit mask.
+    fn holding(&self, mut mask: u64, min: u16) -> u64 {
+        let mut found = 0;
+        while mask != 0 {
+            let hole = mask.trailing_zeros() as usize;
+            found |= u64::from(self.seeds[hole] >= min) << hole;
+            mask &= mask - 1;
         }
-        mask
+        found
+    }
+
+    /// Whether `side`'s holes are all empty.
+    #[inline]
+    pub fn row_empty(&self, side: Side) -> bool {
+        match self.row(side) {
+            Some(row) => self.seeds[row].iter().all(|&n| n == 0),
+            None => self.holding(self.owned(side), 1) == 0,
+        }
+    }
+
+    /// The holes `side` could lift: open holes they own, not houses, holding at least
+    /// `min_seeds` seeds (at least one), as a bit mask.
+    #[inline]
+    pub fn candidates(&self, side: Side, min_seeds: u16) -> u64 {
+        self.holding(
+            self.owned(side) & !self.closed & !self.houses,
+            min_seeds.max(1),
+        )
     }
 
     /// A cheap 64-bit fingerprint of the position, for the repetition table.
@@ -224,7 +274,7 @@ impl Position {
             .iter()
             .fold(0u64, |w, &n| w << 16 | u64::from(n));
         h = (h.rotate_left(23) ^ tail).wrapping_mul(0x5851_f42d_4c95_7f2d);
-        h ^ (h >> 31) ^ self.closed ^ self.north.rotate_left(32)
+        h ^ (h >> 31) ^ self.closed ^ self.north.rotate_left(32) ^ self.houses.rotate_left(16)
     }
 }
 
@@ -236,6 +286,7 @@ impl std::fmt::Debug for Position {
             .field("to_move", &self.to_move)
             .field("closed", &self.closed)
             .field("north", &self.north)
+            .field("houses", &self.houses)
             .finish()
     }
 }

@@ -8,7 +8,9 @@
 
 use serde::Serialize;
 
-use crate::rules::{Carry, MatchRules, MatchScoring, Rules, Side, Starter, Surplus, Territory};
+use crate::rules::{
+    Carry, DirectionRule, MatchRules, MatchScoring, Rules, Side, Starter, Surplus, Territory,
+};
 
 use super::game::{Game, Outcome};
 use super::position::{Position, SetupError};
@@ -384,7 +386,8 @@ impl Fill<'_> {
     fn order(&self, side: Side) -> impl Iterator<Item = usize> {
         let holes = self.rules.holes();
         let n = holes / 2;
-        let clockwise = self.rules.program.sowing.direction == crate::rules::Direction::Clockwise;
+        let clockwise = self.rules.program.sowing.direction
+            == DirectionRule::Fixed(crate::rules::Direction::Clockwise);
         let first = match (side, clockwise) {
             (Side::South, false) => 0,
             (Side::North, false) => n,

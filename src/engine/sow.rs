@@ -1,14 +1,21 @@
 //! The interpreter: plays the sowing of one move of a compiled rule program on a position.
+//!
+//! A move is a run of laps. Each lap lifts a hole and drops its seeds one by one (passing
+//! captures are tried after each drop); where the lap ends, in order: a store, a house, the
+//! lap-end captures, the lap-end houses, the relay, and — when no relay follows — the
+//! move-end captures and houses. A capture may end the move, give another turn, or start a
+//! new lap (from the hole after it, or with the capturing seed).
 
 use crate::rules::{
-    Condition, Effect, Endless, GrandSlam, LapStart, LastSeedsCheck, OppositeTest, OriginSkip,
-    Recipient, Rules, Side, SideTest, SkipLaps, MAX_POSITIONS,
+    Base, ChainWay, Condition, Direction, Effect, Endless, GrandSlam, HouseContents, HouseSown,
+    LapStart, LastSeedsCheck, OriginSkip, PlaceTest, Recipient, Relay, Rules, Side, SideTest,
+    SkipLaps, Trigger, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};
 use super::position::Position;
 
-/// Why a hole cannot be played.
+/// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     /// The game is over.
@@ -23,9 +30,21 @@ pub enum Refusal {
     /// The hole is empty.
     #[error("it is empty")]
     Empty,
+    /// The hole holds fewer seeds than a move needs.
+    #[error("it holds too few seeds to be played")]
+    TooFew,
     /// The hole is closed for this round.
     #[error("it is closed for this round")]
     Closed,
+    /// The hole is a house: it is never played.
+    #[error("it is a house, which is never played")]
+    House,
+    /// The opening (or the rule for a first move) asks for another hole now.
+    #[error("the opening asks for another hole now")]
+    Opening,
+    /// The hole cannot be sown in the direction asked.
+    #[error("it cannot be sown in that direction")]
+    Direction,
     /// Its relay sowing would never end (R11).
     #[error("its sowing would never end (R11)")]
     Endless,
@@ -38,6 +57,9 @@ pub enum Refusal {
     /// The opponent's row is empty and this move would not feed it.
     #[error("it does not feed the opponent, whose row is empty")]
     DoesNotFeed,
+    /// Its first lap does not end the way the rules ask of a move.
+    #[error("its first lap does not end the way the rules ask")]
+    MoveFilter,
 }
 
 /// What the sowing of one move did.
@@ -48,9 +70,13 @@ pub(crate) struct Sown {
     pub captures: u32,
     pub captured: u32,
     pub extra_turn: bool,
+    /// The extra turn was earned by a capture (for `extra turn, not twice in a row`).
+    pub capture_turn: bool,
     pub last_capturer: Option<Side>,
-    /// A seed went into the opponent's row during the first lap.
+    /// A seed went into the opponent's holes during the first lap.
     pub fed_first_lap: bool,
+    /// Where the first lap ended, and the count there then (when a move filter needs it).
+    pub first_landing: (u8, u16),
     /// The last-seeds rule fired mid-move: the capturer, and the seeds still in hand (off the
     /// board until the game awards them).
     pub last_seeds: Option<(Side, u16)>,
@@ -58,8 +84,51 @@ pub(crate) struct Sown {
     pub endless: bool,
 }
 
+/// What the game tells the interpreter about the move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Context {
+    /// The direction the move is sown in.
+    pub direction: Direction,
+    /// The move's number in the game, from 1.
+    pub number: u32,
+    /// The move is itself an extra turn earned by a capture.
+    pub after_capture_turn: bool,
+}
+
 /// Laps played before cycle detection starts; every real move is shorter.
 const CYCLE_AFTER_LAPS: u32 = 24;
+
+/// Which rule families the interpreter looks for, fixed at compile time: the variants that
+/// use none of the families beyond the sources' own (houses, skipped holes, next-hole relays,
+/// move filters, targets and chains beyond the hole, its opposite and a backward run, tests
+/// beyond count, side and the opposite count) run a loop that pays nothing for them.
+trait Families {
+    const RICH: bool;
+}
+
+/// The sources' own families only (see `Dispatch::plain`).
+struct Plain;
+
+/// Every family.
+struct Rich;
+
+impl Families for Plain {
+    const RICH: bool = false;
+}
+
+impl Families for Rich {
+    const RICH: bool = true;
+}
+
+/// What follows a lap's end or a capture.
+enum Flow {
+    /// Sowing goes on as it would have.
+    Go,
+    /// A new lap from this hole.
+    Relay(usize),
+    /// The move is over.
+    Over,
+}
 
 /// Sows `hole` for the player to move. On `Err` the position is garbage: callers sow on a copy.
 #[inline]
@@ -67,290 +136,629 @@ pub(crate) fn sow<S: EventSink>(
     rules: &Rules,
     pos: &mut Position,
     hole: usize,
+    ctx: Context,
     sink: &mut S,
 ) -> Result<Sown, Refusal> {
-    let program = &rules.program;
-    let g = &rules.geometry;
-    let sowing = &program.sowing;
-    let dispatch = &rules.dispatch;
-    let mover = pos.to_move;
-    let next = &g.next[mover.index()];
-    let own_store = g.store(mover);
-    let opponent_row = pos.owned(mover.other());
-    let sown_stores = dispatch.sown_stores;
-    let ring = g.hole_mask | u64::from(sown_stores) << own_store;
-    let stop_at_cap = program.ending.endless == Endless::StopAtCap;
-    let track_first_lap = dispatch.track_first_lap;
-    let watch = dispatch.watch_drops;
-
-    let mut out = Sown {
-        laps: 1,
-        ..Sown::default()
-    };
-    let mut origin = hole;
-    let mut hand = pos.seeds[hole];
-    pos.seeds[hole] = 0;
-    sink.event(Event::Lift {
-        lap: 1,
-        hole,
-        seeds: hand,
-    });
-    let mut at = hole;
-    // Made only for moves long enough to need it.
-    let mut cycle: Option<Cycle> = None;
-    let mut ended = false;
-
-    let origin_skip = match sowing.origin_skip {
-        OriginSkip::Never => None,
-        OriginSkip::FromSeeds(min, laps) => Some((min, laps)),
-    };
-
-    'sowing: loop {
-        let mut skip = pos.closed;
-        if let Some((min, laps)) = origin_skip {
-            if hand >= min && (laps == SkipLaps::Every || out.laps == 1) {
-                skip |= 1 << origin;
-                // Never skip the only place left to sow.
-                if ring & !skip == 0 {
-                    skip &= !(1 << origin);
-                }
-            }
-        }
-        if sowing.lap_start == LapStart::LiftedHole {
-            // Step back to the position whose successor is the origin, so the first seed
-            // goes back into the hole just lifted.
-            at = (0..MAX_POSITIONS)
-                .find(|&p| ring >> p & 1 == 1 && usize::from(next[p]) == origin)
-                .unwrap_or(origin);
-        }
-        // The drop cap is checked once per lap: a lap that would reach it is refused, or,
-        // when the rules say so, cut short with the rest of its seeds put back where it began.
-        let mut capped = false;
-        if out.drops + u32::from(hand) >= sowing.drop_cap {
-            if !stop_at_cap {
-                return Err(Refusal::DropCap);
-            }
-            let allowed = (sowing.drop_cap - out.drops) as u16;
-            pos.seeds[origin] += hand - allowed;
-            hand = allowed;
-            capped = true;
-        }
-        out.drops += u32::from(hand);
-        while hand > 0 {
-            at = usize::from(next[at]);
-            while skip >> at & 1 == 1 {
-                at = usize::from(next[at]);
-            }
-            pos.seeds[at] += 1;
-            hand -= 1;
-            sink.event(Event::Drop {
-                at,
-                count: pos.seeds[at],
-            });
-            if !watch || (sown_stores && at >= g.holes) {
-                continue;
-            }
-            if track_first_lap && out.laps == 1 && opponent_row >> at & 1 == 1 {
-                out.fed_first_lap = true;
-            }
-            let (rules_here, counts) = if hand > 0 {
-                (&dispatch.passing, dispatch.passing_counts)
-            } else {
-                (&dispatch.lap_end, dispatch.lap_end_counts)
-            };
-            if !counts.passes(pos.seeds[at]) {
-                continue;
-            }
-            for &c in rules_here {
-                let Some(effect) = capture(rules, pos, c, at, mover, &mut out, sink)? else {
-                    continue;
-                };
-                if last_seeds_reached(rules, pos, hand, &mut out) {
-                    // The lap was counted whole at its start; these seeds were never dropped.
-                    out.drops -= u32::from(hand);
-                    return Ok(out);
-                }
-                match effect {
-                    Effect::Continue => {}
-                    Effect::EndSowing => ended = true,
-                    Effect::ExtraTurn => {
-                        ended = true;
-                        out.extra_turn = true;
-                        sink.event(Event::ExtraTurn);
-                    }
-                }
-                break;
-            }
-            if ended {
-                break 'sowing;
-            }
-        }
-        if capped {
-            ended = true;
-            break;
-        }
-        sink.event(Event::Land {
-            at,
-            count: pos.seeds[at],
-        });
-        if at >= g.holes {
-            if at == own_store && sowing.store_extra_turn {
-                out.extra_turn = true;
-                sink.event(Event::ExtraTurn);
-            }
-            return Ok(out);
-        }
-        match &sowing.relay {
-            Some(relay) if pos.seeds[at] > 0 && holds(relay, pos, rules, at, mover) => {
-                hand = pos.seeds[at];
-                pos.seeds[at] = 0;
-                origin = at;
-                out.laps += 1;
-                sink.event(Event::Lift {
-                    lap: out.laps,
-                    hole: at,
-                    seeds: hand,
-                });
-                if out.laps > CYCLE_AFTER_LAPS
-                    && !stop_at_cap
-                    && cycle.get_or_insert_with(Cycle::default).seen(pos, hand, at)
-                {
-                    return Err(Refusal::Endless);
-                }
-            }
-            _ => break,
-        }
+    if rules.dispatch.plain {
+        sow_with::<S, Plain>(rules, pos, hole, ctx, sink)
+    } else {
+        sow_with::<S, Rich>(rules, pos, hole, ctx, sink)
     }
-    if !ended {
-        for &c in &dispatch.move_end {
-            if capture(rules, pos, c, at, mover, &mut out, sink)?.is_some() {
-                if last_seeds_reached(rules, pos, 0, &mut out) {
-                    return Ok(out);
-                }
-                if program.captures[c].effect == Effect::ExtraTurn {
-                    out.extra_turn = true;
-                    sink.event(Event::ExtraTurn);
-                }
-                break;
-            }
-        }
-    }
-    Ok(out)
 }
 
-/// Whether `hole` meets `condition` for `mover`, with the hole's current count.
 #[inline(always)]
-pub(crate) fn holds(
-    condition: &Condition,
-    pos: &Position,
-    rules: &Rules,
-    hole: usize,
-    mover: Side,
-) -> bool {
-    let g = &rules.geometry;
-    condition.count.passes(pos.seeds[hole])
-        && match condition.side {
-            SideTest::Any => true,
-            SideTest::Own => pos.owner(hole) == mover,
-            SideTest::Opponent => pos.owner(hole) != mover,
-        }
-        && match condition.opposite {
-            OppositeTest::Any => true,
-            OppositeTest::Empty => pos.seeds[usize::from(g.opposite[hole])] == 0,
-            OppositeTest::Occupied => pos.seeds[usize::from(g.opposite[hole])] > 0,
-        }
-}
-
-/// Tries capture rule `index` on the hole just sown into; returns its effect if it took seeds.
-#[inline]
-fn capture<S: EventSink>(
+fn sow_with<S: EventSink, F: Families>(
     rules: &Rules,
     pos: &mut Position,
-    index: usize,
     hole: usize,
-    mover: Side,
-    out: &mut Sown,
+    ctx: Context,
     sink: &mut S,
-) -> Result<Option<Effect>, Refusal> {
-    let rule = &rules.program.captures[index];
-    if !holds(&rule.condition, pos, rules, hole, mover) {
-        return Ok(None);
-    }
-    let g = &rules.geometry;
-    let target = if rule.target.opposite {
-        usize::from(g.opposite[hole])
-    } else {
-        hole
+) -> Result<Sown, Refusal> {
+    let mover = pos.to_move;
+    let mut sower = Sower::<S, F> {
+        families: std::marker::PhantomData,
+        rules,
+        next: &rules.geometry.next[ctx.direction.index()][mover.index()],
+        d: ctx.direction.index(),
+        mover,
+        ctx,
+        pos,
+        sink,
+        out: Sown {
+            laps: 1,
+            ..Sown::default()
+        },
     };
-    let mut taken = 1u64 << target;
-    if let Some(chain) = &rule.target.chain {
-        let mut p = usize::from(g.previous[target]);
-        while p != target && holds(chain, pos, rules, p, mover) {
-            taken |= 1 << p;
-            p = usize::from(g.previous[p]);
-        }
-    }
-    let capturing_seed = u16::from(rule.target.opposite && rule.target.with_capturing_seed);
-    let seeds = pos.sum(taken) as u16 + capturing_seed;
-    if seeds == 0 {
-        return Ok(None);
-    }
-    if rule.grand_slam != GrandSlam::Captures {
-        let opponent = pos.owned(mover.other());
-        let on_their_side = pos.sum(opponent);
-        if on_their_side > 0 && pos.sum(taken & opponent) == on_their_side {
-            if rule.grand_slam == GrandSlam::Forbidden {
-                return Err(Refusal::GrandSlam);
-            }
-            sink.event(Event::GrandSlam { rule: index });
-            return Ok(None);
-        }
-    }
-    let to = match rule.recipient {
-        Recipient::Mover => mover,
-        Recipient::Owner => pos.owner(target),
-    };
-    let store = g.store(to);
-    let mut holes = taken;
-    while holes != 0 {
-        let p = holes.trailing_zeros() as usize;
-        holes &= holes - 1;
-        pos.seeds[store] += pos.seeds[p];
-        pos.seeds[p] = 0;
-    }
-    if capturing_seed == 1 {
-        pos.seeds[hole] -= 1;
-        pos.seeds[store] += 1;
-        taken |= 1 << hole;
-    }
-    out.captures += 1;
-    out.captured += u32::from(seeds);
-    out.last_capturer = Some(to);
-    sink.event(Event::Capture {
-        rule: index,
-        holes: taken,
-        seeds,
-        to,
-    });
-    Ok(Some(rule.effect))
+    sower.sow(hole)?;
+    Ok(sower.out)
 }
 
-/// R2 checked after a capture: records it in `out` when it fires.
-#[inline]
-fn last_seeds_reached(rules: &Rules, pos: &Position, hand: u16, out: &mut Sown) -> bool {
-    let Some(rule) = rules.program.ending.last_seeds else {
-        return false;
-    };
-    if rule.check != LastSeedsCheck::AfterCapture {
-        return false;
+struct Sower<'a, S, F> {
+    families: std::marker::PhantomData<F>,
+    rules: &'a Rules,
+    pos: &'a mut Position,
+    sink: &'a mut S,
+    /// Where each seed goes after each position, for this mover and direction.
+    next: &'a [u8; MAX_POSITIONS],
+    /// The direction's index in the geometry tables.
+    d: usize,
+    mover: Side,
+    ctx: Context,
+    out: Sown,
+}
+
+impl<S: EventSink, F: Families> Sower<'_, S, F> {
+    #[inline]
+    fn sow(&mut self, hole: usize) -> Result<(), Refusal> {
+        let rules = self.rules;
+        let sowing = &rules.program.sowing;
+        let dispatch = &rules.dispatch;
+        let holes = rules.geometry.holes;
+        let stop_at_cap = rules.program.ending.endless == Endless::StopAtCap;
+        let watch = dispatch.watch_drops;
+        let opponent = self.pos.owned(self.mover.other());
+        let origin_skip = match sowing.origin_skip {
+            OriginSkip::Never => None,
+            OriginSkip::FromSeeds(min, laps) => Some((min, laps)),
+        };
+        // The positions a lap may visit, so that skipping never leaves nowhere to sow.
+        let ring = rules.geometry.hole_mask
+            | u64::from(dispatch.sown_stores) << holes
+            | u64::from(dispatch.sown_stores) << (holes + 1);
+
+        let mut origin = hole;
+        let mut hand = self.lift(hole);
+        let mut at = hole;
+        // Made only for moves long enough to need it.
+        let mut cycle: Option<Cycle> = None;
+        loop {
+            let mut skip = self.pos.closed;
+            if let Some((min, laps)) = origin_skip {
+                if hand >= min && (laps == SkipLaps::Every || self.out.laps == 1) {
+                    skip |= 1 << origin;
+                    // Never skip the only place left to sow.
+                    if ring & !skip == 0 {
+                        skip &= !(1 << origin);
+                    }
+                }
+            }
+            // The drop cap is checked once per lap: a lap that would reach it is refused, or,
+            // when the rules say so, cut short with the rest of its seeds put back where it
+            // began.
+            let mut capped = false;
+            if self.out.drops + u32::from(hand) >= sowing.drop_cap {
+                if !stop_at_cap {
+                    return Err(Refusal::DropCap);
+                }
+                let allowed = (sowing.drop_cap - self.out.drops) as u16;
+                self.pos.seeds[origin] += hand - allowed;
+                hand = allowed;
+                capped = true;
+            }
+            self.out.drops += u32::from(hand);
+            // The first seed goes back into the lifted hole, where the rules say so.
+            let back = match sowing.lap_start {
+                LapStart::NextHole => false,
+                LapStart::LiftedHole => true,
+                LapStart::LiftedHoleSingleMovesOn => hand > 1,
+            };
+            if back && hand > 0 {
+                at = origin;
+                hand -= 1;
+                if self.drop(at, hand, opponent, watch)? {
+                    return Ok(());
+                }
+            }
+            while hand > 0 {
+                at = usize::from(self.next[at]);
+                while skip >> at & 1 == 1 {
+                    at = usize::from(self.next[at]);
+                }
+                if F::RICH && sowing.skip_holes.is_some() {
+                    at = self.pass_skipped(at, hand, skip);
+                }
+                hand -= 1;
+                if self.drop(at, hand, opponent, watch)? {
+                    return Ok(());
+                }
+            }
+            if F::RICH && self.out.laps == 1 {
+                self.out.first_landing = (at as u8, self.pos.seeds[at]);
+            }
+            if capped {
+                return Ok(());
+            }
+            match self.lap_end(at)? {
+                Flow::Relay(h) => {
+                    self.out.laps += 1;
+                    hand = self.lift(h);
+                    origin = h;
+                    at = h;
+                    if self.out.laps > CYCLE_AFTER_LAPS
+                        && !stop_at_cap
+                        && cycle
+                            .get_or_insert_with(Cycle::default)
+                            .seen(self.pos, hand, at)
+                    {
+                        return Err(Refusal::Endless);
+                    }
+                }
+                Flow::Go | Flow::Over => return Ok(()),
+            }
+        }
     }
-    let stores: u32 = pos.stores().iter().map(|&s| u32::from(s)).sum();
-    let in_play = pos.total() - stores;
-    if in_play > u32::from(rule.at_most) {
-        return false;
+
+    /// Lifts every seed of `hole` to start lap `out.laps`; returns them.
+    fn lift(&mut self, hole: usize) -> u16 {
+        let hand = self.pos.seeds[hole];
+        self.pos.seeds[hole] = 0;
+        self.sink.event(Event::Lift {
+            lap: self.out.laps,
+            hole,
+            seeds: hand,
+        });
+        hand
     }
-    out.last_seeds = out.last_capturer.map(|side| (side, hand));
-    true
+
+    /// Drops a seed into `at` with `hand` seeds still to sow, and looks at what the rules
+    /// watch after a drop. Returns whether the move is over (the last seeds were awarded).
+    #[inline(always)]
+    fn drop(&mut self, at: usize, hand: u16, opponent: u64, watch: bool) -> Result<bool, Refusal> {
+        self.pos.seeds[at] += 1;
+        self.sink.event(Event::Drop {
+            at,
+            count: self.pos.seeds[at],
+        });
+        if !watch || at >= self.rules.geometry.holes {
+            return Ok(false);
+        }
+        let dispatch = &self.rules.dispatch;
+        if F::RICH && dispatch.houses && self.pos.houses >> at & 1 == 1 {
+            self.sow_into_house(at);
+            return Ok(false);
+        }
+        if dispatch.track_first_lap && self.out.laps == 1 && opponent >> at & 1 == 1 {
+            self.out.fed_first_lap = true;
+        }
+        if hand == 0 || !dispatch.passing_counts.passes(self.pos.seeds[at]) {
+            return Ok(false);
+        }
+        let passing = &dispatch.passing;
+        Ok(matches!(
+            self.captures(passing, at, hand)?,
+            Some(Flow::Over)
+        ))
+    }
+
+    /// A seed just dropped into a house: it goes to the house's owner, when the rules say so.
+    fn sow_into_house(&mut self, at: usize) {
+        let sown = self.rules.program.houses.first().map(|h| h.sown);
+        if sown == Some(HouseSown::ToOwner) {
+            let store = self.rules.geometry.store(self.pos.owner(at));
+            self.pos.seeds[at] -= 1;
+            self.pos.seeds[store] += 1;
+        }
+    }
+
+    /// From `at`, the first position the sowing does not pass over (holes holding the counts
+    /// the rules skip), never going round more than once.
+    fn pass_skipped(&self, mut at: usize, hand: u16, skip: u64) -> usize {
+        let Some(rule) = self.rules.program.sowing.skip_holes else {
+            return at;
+        };
+        if rule.except_last && hand == 1 {
+            return at;
+        }
+        let first = at;
+        while at < self.rules.geometry.holes && rule.count.passes(self.pos.seeds[at]) {
+            at = usize::from(self.next[at]);
+            while skip >> at & 1 == 1 {
+                at = usize::from(self.next[at]);
+            }
+            if at == first {
+                break;
+            }
+        }
+        at
+    }
+
+    /// Where a lap ends: a store, a house, captures, houses made, the relay, and the captures
+    /// of the move's last seed.
+    #[inline(always)]
+    fn lap_end(&mut self, at: usize) -> Result<Flow, Refusal> {
+        let rules = self.rules;
+        let dispatch = &rules.dispatch;
+        self.sink.event(Event::Land {
+            at,
+            count: self.pos.seeds[at],
+        });
+        let g = &rules.geometry;
+        if at >= g.holes {
+            if at == g.store(self.mover) && rules.program.sowing.store_extra_turn {
+                self.extra_turn(false);
+            }
+            return Ok(Flow::Over);
+        }
+        if F::RICH && dispatch.houses && self.pos.houses >> at & 1 == 1 {
+            return Ok(Flow::Over);
+        }
+        if dispatch.lap_end_counts.passes(self.pos.seeds[at]) {
+            match self.captures(&dispatch.lap_end, at, 0)? {
+                Some(Flow::Go) | None => {}
+                Some(flow) => return Ok(flow),
+            }
+        }
+        if F::RICH && dispatch.houses {
+            if let Some(flow) = self.houses(Trigger::LapEnd, at) {
+                return Ok(flow);
+            }
+        }
+        match &rules.program.sowing.relay {
+            Relay::Never => {}
+            Relay::Landing(c) => {
+                if self.pos.seeds[at] > 0 && self.holds(c, at) {
+                    return Ok(Flow::Relay(at));
+                }
+            }
+            Relay::NextHole if F::RICH => {
+                let n = self.next_open(at);
+                if self.pos.seeds[n] > 0 && self.pos.houses >> n & 1 == 0 {
+                    return Ok(Flow::Relay(n));
+                }
+            }
+            Relay::NextHole => unreachable!("a next-hole relay is not plain"),
+        }
+        if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
+            return Ok(flow);
+        }
+        if F::RICH && dispatch.houses {
+            if let Some(flow) = self.houses(Trigger::MoveEnd, at) {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Over)
+    }
+
+    /// Tries the capture rules `list` (in order) on hole `at`, `hand` seeds still to sow; the
+    /// first that takes seeds decides what follows.
+    fn captures(&mut self, list: &[usize], at: usize, hand: u16) -> Result<Option<Flow>, Refusal> {
+        for &index in list {
+            let rule = &self.rules.program.captures[index];
+            if F::RICH && self.ctx.number < rule.from_move {
+                continue;
+            }
+            let Some(last) = self.capture(index, at)? else {
+                continue;
+            };
+            if self.last_seeds_reached(hand) {
+                // The lap was counted whole at its start; these seeds were never dropped.
+                self.out.drops -= u32::from(hand);
+                return Ok(Some(Flow::Over));
+            }
+            return Ok(Some(match rule.effect {
+                Effect::Continue => Flow::Go,
+                Effect::ContinueThenExtraTurn => {
+                    if !self.out.extra_turn {
+                        self.extra_turn(true);
+                    }
+                    Flow::Go
+                }
+                Effect::EndSowing => Flow::Over,
+                Effect::ExtraTurn => {
+                    self.extra_turn(true);
+                    Flow::Over
+                }
+                Effect::ExtraTurnOnce => {
+                    if !self.ctx.after_capture_turn {
+                        self.extra_turn(true);
+                    }
+                    Flow::Over
+                }
+                Effect::ContinueFromNext => {
+                    let n = self.next_open(last);
+                    if self.pos.seeds[n] > 0 && self.pos.houses >> n & 1 == 0 {
+                        Flow::Relay(n)
+                    } else {
+                        Flow::Over
+                    }
+                }
+                Effect::SeedMovesOn => Flow::Relay(at),
+            }));
+        }
+        Ok(None)
+    }
+
+    fn extra_turn(&mut self, by_capture: bool) {
+        self.out.extra_turn = true;
+        self.out.capture_turn = by_capture;
+        self.sink.event(Event::ExtraTurn);
+    }
+
+    /// Tries capture rule `index` on hole `at`; returns the last hole taken (in the sowing
+    /// direction) if it took seeds.
+    fn capture(&mut self, index: usize, at: usize) -> Result<Option<usize>, Refusal> {
+        let rule = &self.rules.program.captures[index];
+        if !self.holds(&rule.condition, at) {
+            return Ok(None);
+        }
+        let g = &self.rules.geometry;
+        let opposite = |h: usize| usize::from(g.opposite[h]);
+        if !F::RICH {
+            return self.take_plain(index, at);
+        }
+        let first = match rule.target.base {
+            Base::Hole | Base::HoleAndOpposite | Base::Every(_) => at,
+            Base::Opposite => opposite(at),
+            Base::Next => self.next_open(at),
+            Base::AfterNext => {
+                let n = self.next_open(at);
+                self.next_open(n)
+            }
+            Base::OppositeOfNext => opposite(self.next_open(at)),
+        };
+        let mut taken = 1u64 << first;
+        let mut last = first;
+        match rule.target.base {
+            Base::HoleAndOpposite => taken |= 1 << opposite(at),
+            Base::Every(c) => {
+                taken = 0;
+                for h in 0..g.holes {
+                    if self.pos.seeds[h] > 0 && self.holds(&c, h) {
+                        taken |= 1 << h;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(chain) = &rule.target.chain {
+            let limit = if chain.limit == 0 {
+                u8::MAX
+            } else {
+                chain.limit
+            };
+            let run = |step: &[u8; MAX_POSITIONS], taken: &mut u64| {
+                let mut p = usize::from(step[first]);
+                let mut n = 0;
+                while p != first && n < limit && self.holds(&chain.condition, p) {
+                    *taken |= 1 << p;
+                    n += 1;
+                    p = usize::from(step[p]);
+                }
+            };
+            match chain.way {
+                ChainWay::Backward => run(&g.preceding[self.d], &mut taken),
+                ChainWay::Forward => run(&g.following[self.d], &mut taken),
+                ChainWay::Both => {
+                    run(&g.preceding[self.d], &mut taken);
+                    run(&g.following[self.d], &mut taken);
+                }
+                ChainWay::AcrossEmpty => {
+                    // Over an empty hole to the occupied one after it, again and again.
+                    let mut n = 0;
+                    loop {
+                        let empty = self.next_open(last);
+                        let beyond = self.next_open(empty);
+                        if n >= limit
+                            || self.pos.seeds[empty] != 0
+                            || self.pos.seeds[beyond] == 0
+                            || taken >> beyond & 1 == 1
+                        {
+                            break;
+                        }
+                        taken |= 1 << beyond;
+                        last = beyond;
+                        n += 1;
+                    }
+                }
+            }
+            if matches!(chain.way, ChainWay::Forward | ChainWay::Both) {
+                // The furthest hole taken along the sowing direction.
+                let mut p = first;
+                while taken >> usize::from(g.following[self.d][p]) & 1 == 1
+                    && usize::from(g.following[self.d][p]) != first
+                {
+                    p = usize::from(g.following[self.d][p]);
+                }
+                last = p;
+            }
+        }
+        Ok(self.take(index, at, first, taken)?.map(|_| last))
+    }
+
+    /// [`Sower::capture`] for the plain families: the hole or the one opposite, and a
+    /// backward chain.
+    #[inline(always)]
+    fn take_plain(&mut self, index: usize, at: usize) -> Result<Option<usize>, Refusal> {
+        let rule = &self.rules.program.captures[index];
+        let g = &self.rules.geometry;
+        let first = if rule.target.base == Base::Opposite {
+            usize::from(g.opposite[at])
+        } else {
+            at
+        };
+        let mut taken = 1u64 << first;
+        if let Some(chain) = &rule.target.chain {
+            let step = &g.preceding[self.d];
+            let mut p = usize::from(step[first]);
+            while p != first && self.holds(&chain.condition, p) {
+                taken |= 1 << p;
+                p = usize::from(step[p]);
+            }
+        }
+        self.take(index, at, first, taken)
+    }
+
+    /// Takes the holes of `taken` (and the capturing seed in `at`, if the rule says so) for
+    /// capture rule `index`, whose first hole is `first`; returns `first`, or nothing if there
+    /// was nothing to take.
+    #[inline(always)]
+    fn take(
+        &mut self,
+        index: usize,
+        at: usize,
+        first: usize,
+        mut taken: u64,
+    ) -> Result<Option<usize>, Refusal> {
+        let rule = &self.rules.program.captures[index];
+        let g = &self.rules.geometry;
+        if F::RICH {
+            // Houses are never captured from.
+            taken &= !self.pos.houses;
+        }
+        let capturing_seed = u16::from(rule.target.with_capturing_seed);
+        let seeds = self.pos.sum(taken) as u16 + capturing_seed;
+        if seeds == 0 {
+            return Ok(None);
+        }
+        if rule.grand_slam != GrandSlam::Captures {
+            let theirs = self.pos.owned(self.mover.other());
+            let on_their_side = self.pos.sum(theirs);
+            if on_their_side > 0 && self.pos.sum(taken & theirs) == on_their_side {
+                if rule.grand_slam == GrandSlam::Forbidden {
+                    return Err(Refusal::GrandSlam);
+                }
+                self.sink.event(Event::GrandSlam { rule: index });
+                return Ok(None);
+            }
+        }
+        let to = match rule.recipient {
+            Recipient::Mover => self.mover,
+            Recipient::Owner => self.pos.owner(first),
+        };
+        let store = g.store(to);
+        let mut holes = taken;
+        while holes != 0 {
+            let p = holes.trailing_zeros() as usize;
+            holes &= holes - 1;
+            self.pos.seeds[store] += self.pos.seeds[p];
+            self.pos.seeds[p] = 0;
+        }
+        if capturing_seed == 1 {
+            self.pos.seeds[at] -= 1;
+            self.pos.seeds[store] += 1;
+            taken |= 1 << at;
+        }
+        self.out.captures += 1;
+        self.out.captured += u32::from(seeds);
+        self.out.last_capturer = Some(to);
+        self.sink.event(Event::Capture {
+            rule: index,
+            holes: taken,
+            seeds,
+            to,
+        });
+        Ok(Some(first))
+    }
+
+    /// Tries the house rules looked at on `trigger` on hole `at`; the first that makes a house
+    /// decides what follows.
+    fn houses(&mut self, trigger: Trigger, at: usize) -> Option<Flow> {
+        let rules = self.rules;
+        let g = &rules.geometry;
+        let n = g.holes / 2;
+        if self.pos.houses >> at & 1 == 1 || self.pos.closed >> at & 1 == 1 {
+            return None;
+        }
+        for (index, rule) in rules.program.houses.iter().enumerate() {
+            if rule.trigger != trigger || !self.holds(&rule.condition, at) {
+                continue;
+            }
+            let owner = match rule.owner {
+                Recipient::Mover => self.mover,
+                Recipient::Owner => self.pos.owner(at),
+            };
+            let theirs = self.pos.houses & self.pos.owned(owner);
+            if rule.per_player > 0 && theirs.count_ones() >= u32::from(rule.per_player) {
+                continue;
+            }
+            let others = self.pos.houses & self.pos.owned(owner.other());
+            let place = |h: usize| if h < n { h } else { h - n };
+            if rule.not_matching
+                && (0..g.holes).any(|h| others >> h & 1 == 1 && place(h) == place(at))
+            {
+                continue;
+            }
+            self.pos.houses |= 1 << at;
+            self.pos.set_owner(at, owner);
+            let seeds = self.pos.seeds[at];
+            if rule.contents == HouseContents::Captured && seeds > 0 {
+                let store = g.store(owner);
+                self.pos.seeds[store] += seeds;
+                self.pos.seeds[at] = 0;
+                self.out.captures += 1;
+                self.out.captured += u32::from(seeds);
+                self.out.last_capturer = Some(owner);
+            }
+            self.sink.event(Event::House {
+                rule: index,
+                hole: at,
+                to: owner,
+                seeds: if rule.contents == HouseContents::Captured {
+                    seeds
+                } else {
+                    0
+                },
+            });
+            return Some(if rule.ends_move { Flow::Over } else { Flow::Go });
+        }
+        None
+    }
+
+    /// The hole after `h` in the direction of sowing, closed holes passed over.
+    #[inline]
+    fn next_open(&self, h: usize) -> usize {
+        let following = &self.rules.geometry.following[self.d];
+        let mut p = usize::from(following[h]);
+        while self.pos.closed >> p & 1 == 1 && p != h {
+            p = usize::from(following[p]);
+        }
+        p
+    }
+
+    /// Whether hole `hole` meets `condition` for the mover, with the hole's current count.
+    #[inline(always)]
+    fn holds(&self, condition: &Condition, hole: usize) -> bool {
+        let g = &self.rules.geometry;
+        let pos = &*self.pos;
+        let count = pos.seeds[hole];
+        let across = || pos.seeds[usize::from(g.opposite[hole])];
+        let plain = condition.count.passes(count)
+            && match condition.side {
+                SideTest::Any => true,
+                SideTest::Own => pos.owner(hole) == self.mover,
+                SideTest::Opponent => pos.owner(hole) != self.mover,
+            }
+            && (condition.opposite.is_any() || condition.opposite.passes(across()));
+        if !F::RICH || !plain {
+            return plain;
+        }
+        let placed = match condition.place {
+            PlaceTest::Any => true,
+            PlaceTest::EndHole => g.end_holes >> hole & 1 == 1,
+            PlaceTest::NotLastHole => g.last_holes[self.d] >> hole & 1 == 0,
+        };
+        placed
+            && (!condition.opposite_equal || across() == count)
+            && (condition.next.is_any() || condition.next.passes(pos.seeds[self.next_open(hole)]))
+    }
+
+    /// R2 checked after a capture: records it in `out` when it fires.
+    #[inline]
+    fn last_seeds_reached(&mut self, hand: u16) -> bool {
+        let Some(rule) = self.rules.program.ending.last_seeds else {
+            return false;
+        };
+        if rule.check != LastSeedsCheck::AfterCapture {
+            return false;
+        }
+        let stores: u32 = self.pos.stores().iter().map(|&s| u32::from(s)).sum();
+        let in_play = self.pos.total() - stores;
+        if in_play > u32::from(rule.at_most) {
+            return false;
+        }
+        self.out.last_seeds = self.out.last_capturer.map(|side| (side, hand));
+        true
+    }
 }
 
 /// Brent's cycle detection over the states at the start of each lap (R11): the sowing is a

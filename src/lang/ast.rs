@@ -6,8 +6,9 @@
 //! variant (counts, conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
-    MatchScoring, Recipient, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
+    Award, ChainWay, DirectionRule, Effect, Endless, FeedJudged, GrandSlam, HouseContents,
+    HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Recipient, Ring, RowTest,
+    Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
 };
 use crate::source::Span;
 
@@ -41,6 +42,8 @@ pub struct Block {
 /// The blocks of the language, each with the rules it may hold.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlockKind {
+    /// `readings { R17: "..." }`: the file's own readings.
+    Readings(Vec<Spanned<Declared>>),
     /// `game "name" { ... }`: provenance.
     Game {
         /// The variant's name.
@@ -61,6 +64,15 @@ pub enum BlockKind {
     },
     /// `no capture "name"`
     NoCapture(String),
+    /// `house "name" { ... }`
+    House {
+        /// The house rule's name.
+        name: String,
+        /// Its rules.
+        rules: Vec<Item<HouseRule>>,
+    },
+    /// `no house "name"`
+    NoHouse(String),
     /// `feeding { ... }`
     Feeding(Vec<Item<FeedingRule>>),
     /// `no feeding`
@@ -82,6 +94,15 @@ pub struct Item<R> {
     pub readings: Vec<Spanned<u16>>,
     /// The whole line.
     pub span: Span,
+}
+
+/// A reading a file declares: `R17: "what the gap is and what was chosen"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declared {
+    /// The number, 17 for R17.
+    pub number: u16,
+    /// What the gap is and what was chosen.
+    pub text: String,
 }
 
 /// A provenance field: `region: "Barahona", "Bahoruco"`.
@@ -124,41 +145,85 @@ pub enum Skip {
     From(Option<u16>, SkipLaps),
 }
 
+/// `relay: ...` as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Relay {
+    /// `relay: never`
+    Never,
+    /// `relay: next hole`
+    NextHole,
+    /// `relay: when ...`
+    When(Condition),
+}
+
 /// A rule of the `sowing` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SowingRule {
     /// `direction: ...`
-    Direction(Direction),
+    Direction(DirectionRule),
     /// `laps start: ...`
     LapStart(LapStart),
     /// `skip origin: ...`
     SkipOrigin(Skip),
-    /// `relay: never` (`None`) or `relay: when ...`
-    Relay(Option<Condition>),
+    /// `skip holes: holding ...`, and whether the last seed of a lap still goes in.
+    SkipHoles(Spanned<CountSpec>, bool),
+    /// `relay: ...`
+    Relay(Relay),
     /// `extra turn: in own store` (`true`) or `never`
     StoreTurn(bool),
     /// `drop cap: n`
     DropCap(u32),
+    /// `min seeds: n`
+    MinSeeds(u16),
+    /// `ring: ...`
+    Ring(Ring),
+    /// `first move: own holes a to b` (`b` absent for a single hole)
+    FirstMove(u16, Option<u16>),
+    /// `opening: h, h, ...`
+    Opening(Vec<u16>),
+    /// `first lap: ...`
+    MoveFilter(MoveFilter),
 }
 
-/// What `take:` names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What `take:` names first.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Taken {
     /// `hole`: the hole sown into.
     Hole,
     /// `opposite`: the hole across from it.
     Opposite,
-    /// `opposite and capturing seed`
-    OppositeWithSeed,
+    /// `hole and opposite`
+    HoleAndOpposite,
+    /// `next hole`
+    Next,
+    /// `hole after next`
+    AfterNext,
+    /// `opposite of next`
+    OppositeOfNext,
+    /// `every hole where ...`
+    Every(Condition),
 }
 
-/// `take: ...`, with an optional chain.
+/// `and backward while ...`, `and on across empty holes`, with an optional limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainSpec {
+    /// Which way.
+    pub way: ChainWay,
+    /// What each further hole must meet (none for `across empty holes`).
+    pub condition: Option<Condition>,
+    /// `, at most n holes`
+    pub limit: Option<Spanned<u16>>,
+}
+
+/// `take: ...`
 #[derive(Clone, Debug, PartialEq)]
 pub struct Take {
     /// What is taken first.
     pub taken: Taken,
-    /// `and backward while ...`
-    pub chain: Option<Condition>,
+    /// `and capturing seed`
+    pub with_seed: bool,
+    /// A chain of further holes.
+    pub chain: Option<ChainSpec>,
 }
 
 /// A rule of a `capture` block.
@@ -176,6 +241,29 @@ pub enum CaptureRule {
     Then(Effect),
     /// `grand slam: ...`
     GrandSlam(GrandSlam),
+    /// `from move: n`
+    FromMove(u32),
+}
+
+/// A rule of a `house` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HouseRule {
+    /// `on: ...`
+    On(Trigger),
+    /// `if: ...`
+    If(Condition),
+    /// `to: mover | owner`: who owns the house.
+    To(Recipient),
+    /// `limit: n per player`
+    Limit(u16),
+    /// `not matching: the other player's house`
+    NotMatching,
+    /// `contents: ...`
+    Contents(HouseContents),
+    /// `sown: ...`
+    Sown(HouseSown),
+    /// `then: sowing ends | sowing continues`
+    Then(Effect),
 }
 
 /// A rule of the `feeding` block.
@@ -184,7 +272,7 @@ pub enum FeedingRule {
     /// `judged: ...`
     Judged(FeedJudged),
     /// `unfeedable: ...`
-    Unfeedable(Award),
+    Unfeedable(Unfeedable),
 }
 
 /// `last seeds: at most n after each ..., award`
@@ -206,7 +294,11 @@ pub enum EndRule {
     /// `majority: ...`
     Majority(Option<Award>),
     /// `empty row: ...`
-    EmptyRow(Option<Award>),
+    EmptyRow(Option<(RowTest, Award)>),
+    /// `singletons: ...`
+    Singletons(Option<Award>),
+    /// `no capture for: n moves, award`
+    Quiet(u32, Award),
     /// `no move: pass` (`None`) or `end, award`
     NoMove(Option<Award>),
     /// `move cap: n, award`
@@ -217,8 +309,8 @@ pub enum EndRule {
     UnfinishedDraw(bool),
     /// `endless moves: ...`
     Endless(Endless),
-    /// `winner: most captured`
-    Winner,
+    /// `winner: ...`
+    Winner(Scoring),
 }
 
 /// A rule of the `match` block.
@@ -246,15 +338,42 @@ pub enum MatchRule {
     FromRound(u16, Award),
 }
 
+/// A test of a count, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CountSpec {
+    /// `is 2, 4 or 6`, and `or at least n`
+    Is(Vec<u16>, Option<u16>),
+    /// `is 2 to 5`
+    Range(u16, u16),
+    /// `at least n`
+    AtLeast(u16),
+    /// `at most n`
+    AtMost(u16),
+    /// `is even`
+    Even,
+    /// `is odd`
+    Odd,
+}
+
 /// A test in a condition, as written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Test {
-    /// `count is 2 or 3`
-    CountIs(Vec<u16>),
-    /// `count at least n`
-    CountAtLeast(u16),
-    /// `count at most n`
-    CountAtMost(u16),
+    /// `count ...`
+    Count(CountSpec),
+    /// `opposite count ...`
+    OppositeCount(CountSpec),
+    /// `next count ...`
+    NextCount(CountSpec),
+    /// `next empty`
+    NextEmpty,
+    /// `next occupied`
+    NextOccupied,
+    /// `opposite equal`
+    OppositeEqual,
+    /// `end hole`
+    EndHole,
+    /// `not last hole`
+    NotLastHole,
     /// `was empty`
     WasEmpty,
     /// `occupied`
@@ -300,6 +419,12 @@ impl Keyed for SowingRule {
             SowingRule::Relay(_) => "relay",
             SowingRule::StoreTurn(_) => "extra turn",
             SowingRule::DropCap(_) => "drop cap",
+            SowingRule::SkipHoles(..) => "skip holes",
+            SowingRule::MinSeeds(_) => "min seeds",
+            SowingRule::Ring(_) => "ring",
+            SowingRule::FirstMove(..) => "first move",
+            SowingRule::Opening(_) => "opening",
+            SowingRule::MoveFilter(_) => "first lap",
         }
         .into()
     }
@@ -314,6 +439,23 @@ impl Keyed for CaptureRule {
             CaptureRule::To(_) => "to",
             CaptureRule::Then(_) => "then",
             CaptureRule::GrandSlam(_) => "grand slam",
+            CaptureRule::FromMove(_) => "from move",
+        }
+        .into()
+    }
+}
+
+impl Keyed for HouseRule {
+    fn key(&self) -> String {
+        match self {
+            HouseRule::On(_) => "on",
+            HouseRule::If(_) => "if",
+            HouseRule::To(_) => "to",
+            HouseRule::Limit(_) => "limit",
+            HouseRule::NotMatching => "not matching",
+            HouseRule::Contents(_) => "contents",
+            HouseRule::Sown(_) => "sown",
+            HouseRule::Then(_) => "then",
         }
         .into()
     }
@@ -335,12 +477,14 @@ impl Keyed for EndRule {
             EndRule::LastSeeds(_) => "last seeds",
             EndRule::Majority(_) => "majority",
             EndRule::EmptyRow(_) => "empty row",
+            EndRule::Singletons(_) => "singletons",
+            EndRule::Quiet(..) => "no capture for",
             EndRule::NoMove(_) => "no move",
             EndRule::MoveCap(..) => "move cap",
             EndRule::Repetition(..) => "repetition",
             EndRule::UnfinishedDraw(_) => "unfinished",
             EndRule::Endless(_) => "endless moves",
-            EndRule::Winner => "winner",
+            EndRule::Winner(_) => "winner",
         }
         .into()
     }

@@ -104,9 +104,11 @@ pub enum CompileErrorKind {
         why: String,
     },
     /// `capture "x" { if: count is 4 }` with no `on:`.
-    #[error("capture `{name}` needs `{key}:`")]
+    #[error("{block} `{name}` needs `{key}:`")]
     MissingRule {
-        /// The capture.
+        /// `capture` or `house`.
+        block: &'static str,
+        /// The capture's or house's name.
         name: String,
         /// The missing key.
         key: &'static str,
@@ -131,11 +133,41 @@ pub enum CompileErrorKind {
         /// The name.
         name: String,
     },
-    /// `reading R17`
-    #[error("there is no reading R{number}; the readings are R1 to R16 (rules/readings.md)")]
+    /// `reading R17` with no `readings { R17: "..." }` declaring it.
+    #[error(
+        "there is no reading R{number}; the shipped readings are R1 to R16 (docs/readings.md)"
+    )]
     UnknownReading {
         /// The number given.
         number: u32,
+    },
+    /// `readings { R7: "..." }`
+    #[error("R{number} is a shipped reading (docs/readings.md); number the file's own readings from R17")]
+    ShippedReading {
+        /// The number given.
+        number: u16,
+    },
+    /// `no house "x"` when no house `x` is inherited.
+    #[error("there is no house `{name}` to remove")]
+    NoSuchHouse {
+        /// The name.
+        name: String,
+    },
+    /// `opening: 8` when South starts on a 2×6 board.
+    #[error("hole {hole} is not {side}'s, whose move it is in the opening")]
+    OpeningHole {
+        /// The hole given.
+        hole: u16,
+        /// Whose move it is.
+        side: &'static str,
+    },
+    /// `skip origin: always` with `laps start: lifted hole`.
+    #[error("`{rule}` cannot hold here: {other}")]
+    Clash {
+        /// The rule.
+        rule: &'static str,
+        /// Why it cannot hold together with another.
+        other: &'static str,
     },
     /// `--set width=3`
     #[error("unknown setting `{key}`; settings are {known}")]
@@ -167,7 +199,12 @@ impl CompileErrorKind {
             CompileErrorKind::EndsMidLap { .. } => "sowlab::capture::ends_mid_lap",
             CompileErrorKind::Needs { .. } => "sowlab::needs",
             CompileErrorKind::NoSuchCapture { .. } => "sowlab::capture::no_such",
-            CompileErrorKind::UnknownReading { .. } => "sowlab::reading",
+            CompileErrorKind::UnknownReading { .. } | CompileErrorKind::ShippedReading { .. } => {
+                "sowlab::reading"
+            }
+            CompileErrorKind::NoSuchHouse { .. } => "sowlab::house::no_such",
+            CompileErrorKind::OpeningHole { .. } => "sowlab::sowing::opening",
+            CompileErrorKind::Clash { .. } => "sowlab::clash",
             CompileErrorKind::UnknownSetting { .. } => "sowlab::set",
         }
     }
@@ -181,6 +218,7 @@ impl CompileErrorKind {
             }
             CompileErrorKind::EndsMidLap { .. } => Some("use `on: last drop of a lap` for a capture that ends the sowing".into()),
             CompileErrorKind::Duplicate { .. } => Some("a file may override an inherited rule, but give each rule once".into()),
+            CompileErrorKind::UnknownReading { .. } => Some("declare a reading of the file's own, from R17, in a `readings` block: `readings { R17: \"...\" }`".into()),
             _ => None,
         }
     }

@@ -8,15 +8,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ast::{
-    self, BlockKind, BoardRule, CaptureRule, EndRule, FeedingRule, Item, Keyed, MatchRule, Seeds,
-    Skip, SowingRule, Taken, Test,
+    self, BlockKind, BoardRule, CaptureRule, CountSpec, EndRule, FeedingRule, HouseRule, Item,
+    Keyed, MatchRule, Seeds, Skip, SowingRule, Spanned, Taken, Test,
 };
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
-    Award, BoardRules, Capture, Carry, Condition, CountTest, Direction, Effect, Ending, Endless,
-    FeedJudged, Feeding, GrandSlam, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove,
-    OppositeTest, OriginSkip, Program, Provenance, ReadingMark, Recipient, RoundRule, Rules,
-    Scoring, Side, SideTest, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger,
+    self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, DirectionRule,
+    Effect, Ending, Endless, FeedJudged, Feeding, GrandSlam, HouseContents, HouseRule as House,
+    HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove, OriginSkip, PlaceTest,
+    Program, Provenance, ReadingMark, Recipient, Relay, Ring, RoundRule, Rules, Scoring, Side,
+    SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger, Unfeedable,
     MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
@@ -41,8 +42,11 @@ pub const ABOUT_KEYS: [&str; 8] = [
     "note",
 ];
 
-/// The highest reading number in `readings.md`.
-const LAST_READING: u8 = 16;
+/// The highest shipped reading number (`docs/readings.md`); a file numbers its own after it.
+pub const LAST_SHIPPED_READING: u16 = 16;
+
+/// Exact counts and the ends of count ranges must be below this.
+const EXACT_COUNTS: u16 = 64;
 
 /// A rule as it stands after overriding, with the layer it came from.
 struct At<'a, R> {
@@ -83,6 +87,10 @@ impl<'a, R> Slots<'a, R> {
     }
 }
 
+/// Named blocks (captures, houses) in file order; one given again replaces the inherited one
+/// whole, in its place.
+type Named<'a, R> = Vec<(String, Slots<'a, R>)>;
+
 /// Where a rule was first given in a layer, by (block, key), to report a second one.
 type Seen = BTreeMap<(String, String), Span>;
 
@@ -91,12 +99,14 @@ struct Lowering<'a> {
     errors: Vec<CompileError>,
     name: Option<String>,
     about: Vec<(String, Vec<String>)>,
+    declared: BTreeMap<u16, String>,
     board: Slots<'a, BoardRule>,
     sowing: Slots<'a, SowingRule>,
     feeding: Option<Slots<'a, FeedingRule>>,
     end: Slots<'a, EndRule>,
     matches: Option<Slots<'a, MatchRule>>,
-    captures: Vec<(String, Slots<'a, CaptureRule>)>,
+    captures: Named<'a, CaptureRule>,
+    houses: Named<'a, HouseRule>,
 }
 
 /// Lowers the layers into rules.
@@ -109,12 +119,14 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
         errors: Vec::new(),
         name: None,
         about: Vec::new(),
+        declared: BTreeMap::new(),
         board: Slots::default(),
         sowing: Slots::default(),
         feeding: None,
         end: Slots::default(),
         matches: None,
         captures: Vec::new(),
+        houses: Vec::new(),
     };
     for layer in 0..layers.len() {
         lowering.merge(layer);
@@ -134,7 +146,8 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
             .collect(),
         fields: lowering.about,
     };
-    Ok(Rules::new(provenance, readings, program))
+    let declared = lowering.declared.into_iter().collect();
+    Ok(Rules::new(provenance, readings, declared, program))
 }
 
 impl<'a> Lowering<'a> {
@@ -158,9 +171,20 @@ impl<'a> Lowering<'a> {
         let tree = &layers[layer].tree;
         let mut seen = Seen::new();
         let mut about_seen = BTreeSet::new();
-        let mut captures_here = BTreeSet::new();
+        let mut named_here = BTreeSet::new();
         for block in &tree.blocks {
+            let errors = &mut self.errors;
             match &block.kind {
+                BlockKind::Readings(declarations) => {
+                    for d in declarations {
+                        let number = d.value.number;
+                        if number <= LAST_SHIPPED_READING {
+                            self.error(layer, d.span, CompileErrorKind::ShippedReading { number });
+                        } else {
+                            self.declared.insert(number, d.value.text.clone());
+                        }
+                    }
+                }
                 BlockKind::Game { name, fields } => {
                     self.name = Some(name.clone());
                     for field in fields {
@@ -182,10 +206,14 @@ impl<'a> Lowering<'a> {
                     }
                 }
                 BlockKind::NoCapture(name) => {
-                    let before = self.captures.len();
-                    self.captures.retain(|(n, _)| n != name);
-                    if self.captures.len() == before {
+                    if !remove(&mut self.captures, name) {
                         let kind = CompileErrorKind::NoSuchCapture { name: name.clone() };
+                        self.error(layer, block.span, kind);
+                    }
+                }
+                BlockKind::NoHouse(name) => {
+                    if !remove(&mut self.houses, name) {
+                        let kind = CompileErrorKind::NoSuchHouse { name: name.clone() };
                         self.error(layer, block.span, kind);
                     }
                 }
@@ -193,90 +221,33 @@ impl<'a> Lowering<'a> {
                 BlockKind::NoMatch => self.matches = None,
                 BlockKind::Board(items) => {
                     let slots = &mut self.board;
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        "board",
-                        items,
-                        slots,
-                    );
+                    place(errors, layers, layer, &mut seen, "board", items, slots);
                 }
                 BlockKind::Sowing(items) => {
                     let slots = &mut self.sowing;
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        "sowing",
-                        items,
-                        slots,
-                    );
+                    place(errors, layers, layer, &mut seen, "sowing", items, slots);
                 }
                 BlockKind::Feeding(items) => {
                     let slots = self.feeding.get_or_insert_with(Slots::default);
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        "feeding",
-                        items,
-                        slots,
-                    );
+                    place(errors, layers, layer, &mut seen, "feeding", items, slots);
                 }
                 BlockKind::End(items) => {
                     let slots = &mut self.end;
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        "end",
-                        items,
-                        slots,
-                    );
+                    place(errors, layers, layer, &mut seen, "end", items, slots);
                 }
                 BlockKind::Match(items) => {
                     let slots = self.matches.get_or_insert_with(Slots::default);
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        "match",
-                        items,
-                        slots,
-                    );
+                    place(errors, layers, layer, &mut seen, "match", items, slots);
                 }
                 BlockKind::Capture { name, rules } => {
-                    // A capture given again replaces the inherited one whole, in its place; a
-                    // second block of the same name in one file adds to the first.
-                    let slots = match self.captures.iter().position(|(n, _)| n == name) {
-                        Some(i) => {
-                            if captures_here.insert(name.clone()) {
-                                self.captures[i].1 = Slots::default();
-                            }
-                            &mut self.captures[i].1
-                        }
-                        None => {
-                            captures_here.insert(name.clone());
-                            self.captures.push((name.clone(), Slots::default()));
-                            &mut self.captures.last_mut().expect("just pushed").1
-                        }
-                    };
-                    let block_name = format!("capture {name}");
-                    place(
-                        &mut self.errors,
-                        self.layers,
-                        layer,
-                        &mut seen,
-                        &block_name,
-                        rules,
-                        slots,
-                    );
+                    let here = format!("capture {name}");
+                    let slots = named(&mut self.captures, &mut named_here, &here, name);
+                    place(errors, layers, layer, &mut seen, &here, rules, slots);
+                }
+                BlockKind::House { name, rules } => {
+                    let here = format!("house {name}");
+                    let slots = named(&mut self.houses, &mut named_here, &here, name);
+                    place(errors, layers, layer, &mut seen, &here, rules, slots);
                 }
             }
         }
@@ -285,19 +256,29 @@ impl<'a> Lowering<'a> {
     fn readings(&mut self) -> Vec<ReadingMark> {
         let mut marks = Vec::new();
         let mut bad = Vec::new();
-        visit("board", &self.board, &mut marks, &mut bad);
-        visit("sowing", &self.sowing, &mut marks, &mut bad);
+        let mut visit = |block: &str, slots: &dyn Marks| slots.marks(block, &mut marks, &mut bad);
+        visit("board", &self.board);
+        visit("sowing", &self.sowing);
         for (name, slots) in &self.captures {
-            visit(&format!("capture \"{name}\""), slots, &mut marks, &mut bad);
+            visit(&format!("capture \"{name}\""), slots);
+        }
+        for (name, slots) in &self.houses {
+            visit(&format!("house \"{name}\""), slots);
         }
         if let Some(slots) = &self.feeding {
-            visit("feeding", slots, &mut marks, &mut bad);
+            visit("feeding", slots);
         }
-        visit("end", &self.end, &mut marks, &mut bad);
+        visit("end", &self.end);
         if let Some(slots) = &self.matches {
-            visit("match", slots, &mut marks, &mut bad);
+            visit("match", slots);
         }
+        marks.retain(|m: &ReadingMark| {
+            m.number <= LAST_SHIPPED_READING || self.declared.contains_key(&m.number)
+        });
         for (layer, reading) in bad {
+            if reading.value > LAST_SHIPPED_READING && self.declared.contains_key(&reading.value) {
+                continue;
+            }
             let kind = CompileErrorKind::UnknownReading {
                 number: u32::from(reading.value),
             };
@@ -311,6 +292,7 @@ impl<'a> Lowering<'a> {
         let total: u32 = board.layout.iter().map(|&n| u32::from(n)).sum();
         let sowing = self.sowing_rules(&board, total);
         let captures = self.capture_rules(total);
+        let houses = self.house_rules(total);
         let feeding = self.feeding_rules();
         let ending = self.end_rules(total);
         let matches = self.match_rules(total, ending.last_seeds.is_some());
@@ -318,6 +300,7 @@ impl<'a> Lowering<'a> {
             board,
             sowing,
             captures,
+            houses,
             feeding,
             ending,
             matches,
@@ -375,25 +358,51 @@ impl<'a> Lowering<'a> {
     }
 
     fn sowing_rules(&mut self, board: &BoardRules, total: u32) -> Sowing {
-        let mut direction = Direction::Counterclockwise;
-        let mut lap_start = LapStart::NextHole;
+        let mut sowing = Sowing {
+            direction: DirectionRule::Fixed(rules::Direction::Counterclockwise),
+            lap_start: LapStart::NextHole,
+            origin_skip: OriginSkip::Never,
+            relay: Relay::Never,
+            store_extra_turn: false,
+            drop_cap: 1_000_000,
+            min_seeds: 1,
+            skip_holes: None,
+            ring: Ring::Board,
+            first_move: None,
+            opening: Vec::new(),
+            move_filter: None,
+        };
         let mut skip = None;
-        let mut relay = None;
-        let mut store_extra_turn = false;
-        let mut drop_cap = 1_000_000;
+        let mut lifted = None;
+        let mut opening = None;
+        let row = u64::from(board.holes_per_row);
         for at in self.sowing.values() {
             match at.rule() {
-                SowingRule::Direction(d) => direction = *d,
-                SowingRule::LapStart(l) => lap_start = *l,
+                SowingRule::Direction(d) => sowing.direction = *d,
+                SowingRule::LapStart(l) => {
+                    sowing.lap_start = *l;
+                    if *l != LapStart::NextHole {
+                        lifted = Some(at);
+                    }
+                }
                 SowingRule::SkipOrigin(s) => skip = Some((at, *s)),
-                SowingRule::Relay(condition) => {
-                    relay = condition
-                        .as_ref()
-                        .map(|c| self.condition(at.layer, c, total));
+                SowingRule::SkipHoles(spec, except_last) => {
+                    let count = self.count(at.layer, spec, total);
+                    sowing.skip_holes = Some(SkipHoles {
+                        count,
+                        except_last: *except_last,
+                    });
+                }
+                SowingRule::Relay(relay) => {
+                    sowing.relay = match relay {
+                        ast::Relay::Never => Relay::Never,
+                        ast::Relay::NextHole => Relay::NextHole,
+                        ast::Relay::When(c) => Relay::Landing(self.condition(at.layer, c, total)),
+                    }
                 }
                 SowingRule::StoreTurn(turn) => {
-                    store_extra_turn = *turn;
-                    if *turn && board.stores != Stores::Sown {
+                    sowing.store_extra_turn = *turn;
+                    if *turn && !board.stores.sown() {
                         let kind = CompileErrorKind::Needs {
                             rule: "extra turn: in own store",
                             needs: "`stores: sown`",
@@ -403,23 +412,71 @@ impl<'a> Lowering<'a> {
                 }
                 SowingRule::DropCap(n) => {
                     let max = u64::from(u32::MAX);
-                    drop_cap = self
+                    sowing.drop_cap = self
                         .in_range(at, "the drop cap", u64::from(*n), 100, max)
                         .map_or(1_000_000, |n| n as u32);
                 }
+                SowingRule::MinSeeds(n) => {
+                    let most = u64::from(total);
+                    sowing.min_seeds = self
+                        .in_range(at, "min seeds", u64::from(*n), 1, most)
+                        .map_or(1, |n| n as u16);
+                }
+                SowingRule::Ring(r) => sowing.ring = *r,
+                SowingRule::FirstMove(from, to) => {
+                    let to = to.unwrap_or(*from);
+                    let what = "a hole of the row, counted from the player's left";
+                    let from = self.in_range(at, what, u64::from(*from), 1, row);
+                    let to = self.in_range(at, what, u64::from(to), 1, row);
+                    if let (Some(from), Some(to)) = (from, to) {
+                        if from > to {
+                            let why = format!("no hole lies between {from} and {to}");
+                            self.error_at(at, CompileErrorKind::Contradiction { why });
+                        }
+                        sowing.first_move = Some((from as u8, to as u8));
+                    }
+                }
+                SowingRule::Opening(holes) => opening = Some((at, holes)),
+                SowingRule::MoveFilter(f) => sowing.move_filter = Some(*f),
             }
         }
-        // Positions a lap can visit: the holes, and the mover's store when stores are sown.
-        let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores == Stores::Sown);
-        let origin_skip = match skip {
-            None | Some((_, Skip::Never)) => OriginSkip::Never,
-            Some((at, Skip::From(from, laps))) => {
-                if lap_start == LapStart::LiftedHole {
-                    let kind = CompileErrorKind::Needs {
-                        rule: "skip origin",
-                        needs: "`laps start: next hole`",
+        if let Some((at, holes)) = opening {
+            // The prescribed moves alternate from the starter (none of them earns a turn
+            // while the opening lasts: the engine plays them as given).
+            let mut side = board.starter;
+            for &hole in holes {
+                let owned = match side {
+                    Side::South => u64::from(hole) < row,
+                    Side::North => (row..2 * row).contains(&u64::from(hole)),
+                };
+                if !owned {
+                    let kind = CompileErrorKind::OpeningHole {
+                        hole,
+                        side: side.name(),
                     };
                     self.error_at(at, kind);
+                }
+                side = side.other();
+            }
+            sowing.opening = holes.iter().map(|&h| h.min(255) as u8).collect();
+        }
+        // Positions a lap can visit: the holes, and the mover's store when stores are sown.
+        let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores.sown());
+        sowing.origin_skip = match skip {
+            None | Some((_, Skip::Never)) => OriginSkip::Never,
+            Some((at, Skip::From(from, laps))) => {
+                if let Some(lifted) = lifted {
+                    let kind = CompileErrorKind::Clash {
+                        rule: "skip origin",
+                        other:
+                            "laps start in the lifted hole, so the sowing never comes round to it",
+                    };
+                    self.error_at(at, kind);
+                    let kind = CompileErrorKind::Clash {
+                        rule: "laps start",
+                        other: "`skip origin` asks for the lifted hole to be passed over",
+                    };
+                    self.error_at(lifted, kind);
                 }
                 // A lap of fewer seeds than positions never comes back to its origin, so any
                 // threshold up to the ring's length is the same rule as "always" (R6).
@@ -427,14 +484,7 @@ impl<'a> Lowering<'a> {
                 OriginSkip::FromSeeds(if from <= ring { 1 } else { from }, laps)
             }
         };
-        Sowing {
-            direction,
-            lap_start,
-            origin_skip,
-            relay,
-            store_extra_turn,
-            drop_cap,
-        }
+        sowing
     }
 
     fn capture_rules(&mut self, total: u32) -> Vec<Capture> {
@@ -443,54 +493,56 @@ impl<'a> Lowering<'a> {
         for (name, slots) in &captures {
             let mut trigger = None;
             let mut condition = Condition::ALWAYS;
-            let mut target = Target {
-                opposite: false,
-                with_capturing_seed: false,
-                chain: None,
-            };
+            let mut target = None;
             let mut recipient = Recipient::Mover;
             let mut effect = None;
             let mut grand_slam = GrandSlam::Captures;
+            let mut from_move = 1;
             for at in slots.values() {
                 match at.rule() {
                     CaptureRule::On(t) => trigger = Some(*t),
                     CaptureRule::If(c) => condition = self.condition(at.layer, c, total),
-                    CaptureRule::Take(take) => {
-                        target = Target {
-                            opposite: take.taken != Taken::Hole,
-                            with_capturing_seed: take.taken == Taken::OppositeWithSeed,
-                            chain: take
-                                .chain
-                                .as_ref()
-                                .map(|c| self.condition(at.layer, c, total)),
-                        }
-                    }
+                    CaptureRule::Take(take) => target = Some((at, self.target(at, take, total))),
                     CaptureRule::To(r) => recipient = *r,
                     CaptureRule::Then(e) => effect = Some((at, *e)),
                     CaptureRule::GrandSlam(g) => grand_slam = *g,
+                    CaptureRule::FromMove(n) => {
+                        from_move = self
+                            .in_range(
+                                at,
+                                "the first move a capture may be made on",
+                                u64::from(*n),
+                                1,
+                                10_000_000,
+                            )
+                            .map_or(1, |n| n as u32);
+                    }
                 }
             }
             // A capture without `on:` is reported, and its other rules are still checked.
             let Some(trigger) = trigger else {
-                let (layer, span) = self.capture_header(name);
+                let (layer, span) = self.header(name, true);
                 let kind = CompileErrorKind::MissingRule {
+                    block: "capture",
                     name: name.clone(),
                     key: "on",
                 };
                 self.error(layer, span, kind);
                 continue;
             };
+            let target_at = target.map(|(at, _)| at);
+            let target = target.map_or(
+                Target {
+                    base: Base::Hole,
+                    with_capturing_seed: false,
+                    chain: None,
+                },
+                |(_, t)| t,
+            );
             let passing = matches!(trigger, Trigger::PassingDrop | Trigger::EveryDrop);
             let effect = match effect {
                 Some((at, e)) => {
-                    if passing && e != Effect::Continue {
-                        let words = if trigger == Trigger::EveryDrop {
-                            "every drop"
-                        } else {
-                            "a passing drop"
-                        };
-                        self.error_at(at, CompileErrorKind::EndsMidLap { trigger: words });
-                    }
+                    self.check_effect(at, e, trigger, &target, target_at);
                     e
                 }
                 None if passing => Effect::Continue,
@@ -504,17 +556,189 @@ impl<'a> Lowering<'a> {
                 recipient,
                 effect,
                 grand_slam,
+                from_move,
             });
         }
         self.captures = captures;
         out
     }
 
-    /// The header of the block that (last) defines capture `name`.
-    fn capture_header(&self, name: &str) -> (usize, Span) {
+    /// A capture's effect against its trigger and target.
+    fn check_effect(
+        &mut self,
+        at: At<'a, CaptureRule>,
+        effect: Effect,
+        trigger: Trigger,
+        target: &Target,
+        target_at: Option<At<'a, CaptureRule>>,
+    ) {
+        let passing = matches!(trigger, Trigger::PassingDrop | Trigger::EveryDrop);
+        let ends = !matches!(effect, Effect::Continue | Effect::ContinueThenExtraTurn);
+        if passing && ends {
+            let words = if trigger == Trigger::EveryDrop {
+                "every drop"
+            } else {
+                "a passing drop"
+            };
+            self.error_at(at, CompileErrorKind::EndsMidLap { trigger: words });
+        }
+        // The capturing seed moves on from the hole it fell into: the capture must leave it
+        // there.
+        let takes_the_seed = target.with_capturing_seed
+            || matches!(
+                target.base,
+                Base::Hole | Base::HoleAndOpposite | Base::Every(_)
+            );
+        if effect == Effect::SeedMovesOn && takes_the_seed {
+            let kind = CompileErrorKind::Clash {
+                rule: "then: the capturing seed moves on",
+                other: "the capture takes the capturing seed (take the opposite hole only)",
+            };
+            self.error_at(at, kind);
+            if let Some(t) = target_at {
+                let kind = CompileErrorKind::Clash {
+                    rule: "take",
+                    other: "`then: the capturing seed moves on` needs the seed left in its hole",
+                };
+                self.error_at(t, kind);
+            }
+        }
+    }
+
+    /// Lowers `take:`, checking the chain's limit.
+    fn target(&mut self, at: At<'a, CaptureRule>, take: &ast::Take, total: u32) -> Target {
+        let base = match &take.taken {
+            Taken::Hole => Base::Hole,
+            Taken::Opposite => Base::Opposite,
+            Taken::HoleAndOpposite => Base::HoleAndOpposite,
+            Taken::Next => Base::Next,
+            Taken::AfterNext => Base::AfterNext,
+            Taken::OppositeOfNext => Base::OppositeOfNext,
+            Taken::Every(c) => Base::Every(self.condition(at.layer, c, total)),
+        };
+        if take.with_seed && !matches!(base, Base::Opposite | Base::OppositeOfNext) {
+            let kind = CompileErrorKind::Needs {
+                rule: "and capturing seed",
+                needs: "a capture from the opposite hole (the capturing seed is not in it)",
+            };
+            self.error_at(at, kind);
+        }
+        let chain = take.chain.as_ref().map(|c| {
+            let limit = c.limit.as_ref().map_or(0, |l| {
+                if (1..=255).contains(&l.value) {
+                    l.value as u8
+                } else {
+                    let kind = CompileErrorKind::OutOfRange {
+                        what: "the holes a chain may take",
+                        min: 1,
+                        max: 255,
+                        got: u64::from(l.value),
+                    };
+                    self.error(at.layer, l.span, kind);
+                    0
+                }
+            });
+            if matches!(base, Base::Every(_)) {
+                let kind = CompileErrorKind::Needs {
+                    rule: "a chain",
+                    needs: "one first hole (`every hole` takes them all already)",
+                };
+                self.error_at(at, kind);
+            }
+            Chain {
+                way: c.way,
+                condition: c.condition.as_ref().map_or(Condition::ALWAYS, |cond| {
+                    self.condition(at.layer, cond, total)
+                }),
+                limit,
+            }
+        });
+        Target {
+            base,
+            with_capturing_seed: take.with_seed,
+            chain,
+        }
+    }
+
+    fn house_rules(&mut self, total: u32) -> Vec<House> {
+        let houses = std::mem::take(&mut self.houses);
+        let mut out = Vec::new();
+        for (name, slots) in &houses {
+            let mut house = House {
+                name: name.clone(),
+                trigger: Trigger::MoveEnd,
+                condition: Condition::ALWAYS,
+                owner: Recipient::Mover,
+                per_player: 0,
+                not_matching: false,
+                contents: HouseContents::Captured,
+                sown: HouseSown::ToOwner,
+                ends_move: true,
+            };
+            let mut trigger = None;
+            for at in slots.values() {
+                match at.rule() {
+                    HouseRule::On(t) => {
+                        trigger = Some(*t);
+                        if matches!(t, Trigger::PassingDrop | Trigger::EveryDrop) {
+                            let kind = CompileErrorKind::Needs {
+                                rule: "on",
+                                needs: "the last drop of a lap or of the move for a house",
+                            };
+                            self.error_at(at, kind);
+                        }
+                    }
+                    HouseRule::If(c) => house.condition = self.condition(at.layer, c, total),
+                    HouseRule::To(r) => house.owner = *r,
+                    HouseRule::Limit(n) => {
+                        house.per_player = self
+                            .in_range(at, "the houses per player", u64::from(*n), 1, 32)
+                            .map_or(0, |n| n as u8);
+                    }
+                    HouseRule::NotMatching => house.not_matching = true,
+                    HouseRule::Contents(c) => house.contents = *c,
+                    HouseRule::Sown(s) => house.sown = *s,
+                    HouseRule::Then(e) => match e {
+                        Effect::EndSowing => house.ends_move = true,
+                        Effect::Continue => house.ends_move = false,
+                        _ => {
+                            let kind = CompileErrorKind::Needs {
+                                rule: "then",
+                                needs: "`sowing ends` or `sowing continues` for a house",
+                            };
+                            self.error_at(at, kind);
+                        }
+                    },
+                }
+            }
+            match trigger {
+                Some(t) => house.trigger = t,
+                None => {
+                    let (layer, span) = self.header(name, false);
+                    let kind = CompileErrorKind::MissingRule {
+                        block: "house",
+                        name: name.clone(),
+                        key: "on",
+                    };
+                    self.error(layer, span, kind);
+                }
+            }
+            out.push(house);
+        }
+        self.houses = houses;
+        out
+    }
+
+    /// The header of the block that (last) defines capture or house `name`.
+    fn header(&self, name: &str, capture: bool) -> (usize, Span) {
         for (layer, l) in self.layers.iter().enumerate().rev() {
             for block in &l.tree.blocks {
-                if matches!(&block.kind, BlockKind::Capture { name: n, .. } if n == name) {
+                let found = match &block.kind {
+                    BlockKind::Capture { name: n, .. } => capture && n == name,
+                    BlockKind::House { name: n, .. } => !capture && n == name,
+                    _ => false,
+                };
+                if found {
                     return (layer, block.span);
                 }
             }
@@ -526,12 +750,12 @@ impl<'a> Lowering<'a> {
         let slots = self.feeding.as_ref()?;
         let mut feeding = Feeding {
             judged: FeedJudged::AfterMove,
-            unfeedable: Award::PlayerToMove,
+            unfeedable: Unfeedable::Ends(Award::PlayerToMove),
         };
         for at in slots.values() {
             match at.rule() {
                 FeedingRule::Judged(j) => feeding.judged = *j,
-                FeedingRule::Unfeedable(a) => feeding.unfeedable = *a,
+                FeedingRule::Unfeedable(u) => feeding.unfeedable = *u,
             }
         }
         Some(feeding)
@@ -542,6 +766,8 @@ impl<'a> Lowering<'a> {
             last_seeds: None,
             majority: None,
             empty_row: None,
+            singletons: None,
+            quiet: None,
             no_move: NoMove::Pass,
             move_cap: 2000,
             cap_award: Award::Owners,
@@ -551,6 +777,7 @@ impl<'a> Lowering<'a> {
             endless: Endless::Illegal,
             scoring: Scoring::MostCaptured,
         };
+        let mut awards = Vec::new();
         for at in self.end.values() {
             match at.rule() {
                 EndRule::LastSeeds(None) => ending.last_seeds = None,
@@ -558,37 +785,70 @@ impl<'a> Lowering<'a> {
                     let most = u64::from(total.saturating_sub(1));
                     let what = "the last-seeds count";
                     self.in_range(at, what, u64::from(rule.at_most), 1, most);
-                    if rule.to == Award::PreviousWinner && self.matches.is_none() {
-                        let kind = CompileErrorKind::Needs {
-                            rule: "to previous winner",
-                            needs: "a `match` block: only a match has a previous round",
-                        };
-                        self.error_at(at, kind);
-                    }
+                    awards.push((at, rule.to));
                     ending.last_seeds = Some(LastSeeds {
                         at_most: rule.at_most,
                         check: rule.check,
                         to: rule.to,
                     });
                 }
-                EndRule::Majority(a) => ending.majority = *a,
-                EndRule::EmptyRow(a) => ending.empty_row = *a,
-                EndRule::NoMove(a) => ending.no_move = a.map_or(NoMove::Pass, NoMove::EndGame),
+                EndRule::Majority(a) => {
+                    ending.majority = *a;
+                    awards.extend(a.map(|a| (at, a)));
+                }
+                EndRule::EmptyRow(a) => {
+                    ending.empty_row = *a;
+                    awards.extend(a.map(|(_, a)| (at, a)));
+                }
+                EndRule::Singletons(a) => {
+                    ending.singletons = *a;
+                    awards.extend(a.map(|a| (at, a)));
+                }
+                EndRule::Quiet(n, a) => {
+                    let moves = self
+                        .in_range(
+                            at,
+                            "the moves without a capture",
+                            u64::from(*n),
+                            1,
+                            10_000_000,
+                        )
+                        .map_or(100, |n| n as u32);
+                    ending.quiet = Some((moves, *a));
+                    awards.push((at, *a));
+                }
+                EndRule::NoMove(a) => {
+                    ending.no_move = a.map_or(NoMove::Pass, NoMove::EndGame);
+                    awards.extend(a.map(|a| (at, a)));
+                }
                 EndRule::MoveCap(n, a) => {
                     ending.move_cap = self
                         .in_range(at, "the move cap", u64::from(*n), 1, 10_000_000)
                         .map_or(2000, |n| n as u32);
                     ending.cap_award = *a;
+                    awards.push((at, *a));
                 }
                 EndRule::Repetition(n, a) => {
                     ending.repetition = self
                         .in_range(at, "the repetition count", u64::from(*n), 2, 1000)
                         .map_or(3, |n| n as u16);
                     ending.repetition_award = *a;
+                    awards.push((at, *a));
                 }
                 EndRule::UnfinishedDraw(draw) => ending.unfinished_is_draw = *draw,
                 EndRule::Endless(e) => ending.endless = *e,
-                EndRule::Winner => ending.scoring = Scoring::MostCaptured,
+                EndRule::Winner(scoring) => ending.scoring = *scoring,
+            }
+        }
+        if self.matches.is_none() {
+            for (at, award) in awards {
+                if award == Award::PreviousWinner {
+                    let kind = CompileErrorKind::Needs {
+                        rule: "to previous winner",
+                        needs: "a `match` block: only a match has a previous round",
+                    };
+                    self.error_at(at, kind);
+                }
             }
         }
         ending
@@ -721,102 +981,177 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// Lowers a count test, reporting counts no hole can hold and exact counts beyond the
+    /// engine's table.
+    fn count(&mut self, layer: usize, spec: &Spanned<CountSpec>, total: u32) -> CountTest {
+        let report = |this: &mut Self, kind| this.error(layer, spec.span, kind);
+        let impossible = |count: u16| CompileErrorKind::ImpossibleCount {
+            count: u32::from(count),
+            total,
+        };
+        let exact = |what, got: u16| CompileErrorKind::OutOfRange {
+            what,
+            min: 0,
+            max: u64::from(EXACT_COUNTS - 1),
+            got: u64::from(got),
+        };
+        match &spec.value {
+            CountSpec::Is(counts, at_least) => {
+                for &c in counts.iter().chain(at_least) {
+                    if u32::from(c) > total {
+                        report(self, impossible(c));
+                    } else if c >= EXACT_COUNTS && Some(c) != *at_least {
+                        report(self, exact("an exact count", c));
+                    }
+                }
+                let exact = CountTest::exactly(counts);
+                at_least.map_or(exact, |n| exact.or(CountTest::at_least(n)))
+            }
+            CountSpec::Range(low, high) => {
+                if low > high {
+                    let why = format!("no count lies between {low} and {high}");
+                    report(self, CompileErrorKind::Contradiction { why });
+                } else if u32::from(*low) > total {
+                    report(self, impossible(*low));
+                } else if *high >= EXACT_COUNTS {
+                    report(self, exact("the end of a count range", *high));
+                }
+                CountTest::range(*low, *high)
+            }
+            CountSpec::AtLeast(n) => {
+                if u32::from(*n) > total {
+                    report(self, impossible(*n));
+                }
+                CountTest::at_least(*n)
+            }
+            CountSpec::AtMost(n) => {
+                if *n >= EXACT_COUNTS {
+                    report(self, exact("an upper count", *n));
+                }
+                CountTest::at_most(*n)
+            }
+            CountSpec::Even => CountTest::parity(true),
+            CountSpec::Odd => CountTest::parity(false),
+        }
+    }
+
     /// Lowers the tests of a condition, checking each against the others and the seed total.
     fn condition(&mut self, layer: usize, tests: &ast::Condition, total: u32) -> Condition {
         let mut condition = Condition::ALWAYS;
-        let mut sides: Option<(SideTest, &str)> = None;
-        let mut opposite: Option<(OppositeTest, &str)> = None;
-        // The count tests so far, as written, to name them in a contradiction.
-        let mut count_tests: Vec<String> = Vec::new();
+        // Each part's tests so far, as written, to name them in a contradiction.
+        let mut written: [Vec<String>; 5] = Default::default();
         for test in tests {
-            let report = |this: &mut Self, kind| this.error(layer, test.span, kind);
             let errors_before = self.errors.len();
-            let written = &self.layers[layer].file.text[test.span.start..test.span.end];
-            let impossible = |count: u16| CompileErrorKind::ImpossibleCount {
-                count: u32::from(count),
-                total,
+            let text = self.layers[layer].file.text[test.span.start..test.span.end].to_string();
+            let spec = |spec: &CountSpec| Spanned {
+                value: spec.clone(),
+                span: test.span,
             };
-            let count = match &test.value {
-                Test::CountIs(counts) => {
-                    for &c in counts {
-                        if u32::from(c) > total {
-                            report(self, impossible(c));
-                        } else if c >= 64 {
-                            let kind = CompileErrorKind::OutOfRange {
-                                what: "an exact count",
-                                min: 0,
-                                max: 63,
-                                got: u64::from(c),
-                            };
-                            report(self, kind);
-                        }
-                    }
-                    CountTest::exactly(counts)
-                }
-                Test::CountAtLeast(n) => {
-                    if u32::from(*n) > total {
-                        report(self, impossible(*n));
-                    }
-                    CountTest::at_least(*n)
-                }
-                Test::CountAtMost(n) => {
-                    if *n >= 64 {
-                        let kind = CompileErrorKind::OutOfRange {
-                            what: "an upper count",
-                            min: 0,
-                            max: 63,
-                            got: u64::from(*n),
-                        };
-                        report(self, kind);
-                    }
-                    CountTest::at_most(*n)
-                }
-                Test::WasEmpty => CountTest::exactly(&[1]),
-                Test::Occupied => CountTest::at_least(2),
-                Test::OwnSide | Test::OpponentSide => {
-                    let (side, word) = if test.value == Test::OwnSide {
-                        (SideTest::Own, "own side")
-                    } else {
-                        (SideTest::Opponent, "opponent side")
-                    };
-                    if let Some((other, other_word)) = sides {
-                        if other != side {
-                            let why = format!("`{other_word}` and `{word}`");
-                            report(self, CompileErrorKind::Contradiction { why });
-                        }
-                    }
-                    sides = Some((side, word));
-                    condition.side = side;
+            // Which part of the condition the test narrows, and to what.
+            let (part, narrowed) = match &test.value {
+                Test::Count(s) => (0, Part::Count(self.count(layer, &spec(s), total))),
+                Test::WasEmpty => (0, Part::Count(CountTest::exactly(&[1]))),
+                Test::Occupied => (0, Part::Count(CountTest::at_least(2))),
+                Test::OwnSide => (1, Part::Side(SideTest::Own)),
+                Test::OpponentSide => (1, Part::Side(SideTest::Opponent)),
+                Test::EndHole => (2, Part::Place(PlaceTest::EndHole)),
+                Test::NotLastHole => (2, Part::Place(PlaceTest::NotLastHole)),
+                Test::OppositeCount(s) => (3, Part::Opposite(self.count(layer, &spec(s), total))),
+                Test::OppositeEmpty => (3, Part::Opposite(CountTest::exactly(&[0]))),
+                Test::OppositeOccupied => (3, Part::Opposite(CountTest::at_least(1))),
+                Test::OppositeEqual => {
+                    condition.opposite_equal = true;
                     continue;
                 }
-                Test::OppositeEmpty | Test::OppositeOccupied => {
-                    let (test_kind, word) = if test.value == Test::OppositeEmpty {
-                        (OppositeTest::Empty, "opposite empty")
-                    } else {
-                        (OppositeTest::Occupied, "opposite occupied")
-                    };
-                    if let Some((other, other_word)) = opposite {
-                        if other != test_kind {
-                            let why = format!("`{other_word}` and `{word}`");
-                            report(self, CompileErrorKind::Contradiction { why });
-                        }
-                    }
-                    opposite = Some((test_kind, word));
-                    condition.opposite = test_kind;
-                    continue;
+                Test::NextCount(s) => (4, Part::Next(self.count(layer, &spec(s), total))),
+                Test::NextEmpty => (4, Part::Next(CountTest::exactly(&[0]))),
+                Test::NextOccupied => (4, Part::Next(CountTest::at_least(1))),
+            };
+            written[part].push(format!("`{text}`"));
+            let clash = match narrowed {
+                Part::Count(c) => {
+                    condition.count = condition.count.and(c);
+                    condition.count.is_empty()
+                }
+                Part::Opposite(c) => {
+                    condition.opposite = condition.opposite.and(c);
+                    condition.opposite.is_empty()
+                }
+                Part::Next(c) => {
+                    condition.next = condition.next.and(c);
+                    condition.next.is_empty()
+                }
+                Part::Side(s) => {
+                    let clash = condition.side != SideTest::Any && condition.side != s;
+                    condition.side = s;
+                    clash
+                }
+                Part::Place(p) => {
+                    let clash = condition.place != PlaceTest::Any && condition.place != p;
+                    condition.place = p;
+                    clash
                 }
             };
-            condition.count = condition.count.and(count);
             // A count already reported as impossible is not a contradiction as well.
-            count_tests.push(format!("`{written}`"));
-            if condition.count.is_empty() && self.errors.len() == errors_before {
-                let why = format!("no count meets {} at once", count_tests.join(" and "));
-                report(self, CompileErrorKind::Contradiction { why });
-                condition.count = CountTest::ANY;
+            if clash && self.errors.len() == errors_before {
+                let why = match narrowed {
+                    Part::Count(_) | Part::Opposite(_) | Part::Next(_) => {
+                        format!("no count meets {} at once", written[part].join(" and "))
+                    }
+                    Part::Side(_) | Part::Place(_) => written[part].join(" and "),
+                };
+                self.error(layer, test.span, CompileErrorKind::Contradiction { why });
+                match narrowed {
+                    Part::Count(_) => condition.count = CountTest::ANY,
+                    Part::Opposite(_) => condition.opposite = CountTest::ANY,
+                    Part::Next(_) => condition.next = CountTest::ANY,
+                    Part::Side(_) | Part::Place(_) => {}
+                }
             }
         }
         condition
     }
+}
+
+/// What one test of a condition narrows.
+#[derive(Clone, Copy)]
+enum Part {
+    Count(CountTest),
+    Side(SideTest),
+    Place(PlaceTest),
+    Opposite(CountTest),
+    Next(CountTest),
+}
+
+/// The slots of named block `name` in `list`: a block of that name given again in a later
+/// layer replaces the inherited one whole, in its place; a second block of the same name in
+/// one layer adds to the first.
+fn named<'s, 'a, R>(
+    list: &'s mut Named<'a, R>,
+    here: &mut BTreeSet<String>,
+    key: &str,
+    name: &str,
+) -> &'s mut Slots<'a, R> {
+    let first_here = here.insert(key.to_string());
+    match list.iter().position(|(n, _)| n == name) {
+        Some(i) => {
+            if first_here {
+                list[i].1 = Slots::default();
+            }
+            &mut list[i].1
+        }
+        None => {
+            list.push((name.to_string(), Slots::default()));
+            &mut list.last_mut().expect("just pushed").1
+        }
+    }
+}
+
+/// Removes named block `name`; whether there was one.
+fn remove<R>(list: &mut Named<'_, R>, name: &str) -> bool {
+    let before = list.len();
+    list.retain(|(n, _)| n != name);
+    list.len() != before
 }
 
 /// Puts one block's rules of `layer` into `slots`, over what earlier layers said, reporting a
@@ -844,21 +1179,35 @@ fn place<'a, R: Keyed>(
     }
 }
 
-/// Collects the reading marks of one block's rules; unknown reading numbers go to `bad`.
-fn visit<R: Keyed>(
-    block: &str,
-    slots: &Slots<'_, R>,
-    marks: &mut Vec<ReadingMark>,
-    bad: &mut Vec<(usize, ast::Spanned<u16>)>,
-) {
-    for (key, at) in &slots.rules {
-        for reading in &at.item.readings {
-            match u8::try_from(reading.value) {
-                Ok(number @ 1..=LAST_READING) => marks.push(ReadingMark {
-                    number,
-                    rule: format!("{block}.{key}"),
-                }),
-                _ => bad.push((at.layer, reading.clone())),
+/// Reading marks of one block's rules: marks with a known number, and the others (layer and
+/// mark) for the caller to check against the file's declared readings.
+trait Marks {
+    fn marks(
+        &self,
+        block: &str,
+        marks: &mut Vec<ReadingMark>,
+        other: &mut Vec<(usize, Spanned<u16>)>,
+    );
+}
+
+impl<R: Keyed> Marks for Slots<'_, R> {
+    fn marks(
+        &self,
+        block: &str,
+        marks: &mut Vec<ReadingMark>,
+        other: &mut Vec<(usize, Spanned<u16>)>,
+    ) {
+        for (key, at) in &self.rules {
+            for reading in &at.item.readings {
+                if reading.value == 0 || reading.value > LAST_SHIPPED_READING {
+                    other.push((at.layer, reading.clone()));
+                }
+                if reading.value > 0 {
+                    marks.push(ReadingMark {
+                        number: reading.value,
+                        rule: format!("{block}.{key}"),
+                    });
+                }
             }
         }
     }

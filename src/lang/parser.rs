@@ -5,12 +5,14 @@ use pest::Parser;
 use pest_derive::Parser;
 
 use super::ast::{
-    About, Block, BlockKind, BoardRule, CaptureRule, Condition, EndRule, FeedingRule, File, Item,
-    LastSeeds, MatchRule, Seeds, Skip, SowingRule, Spanned, Take, Taken, Test,
+    About, Block, BlockKind, BoardRule, CaptureRule, ChainSpec, Condition, CountSpec, Declared,
+    EndRule, FeedingRule, File, HouseRule, Item, LastSeeds, MatchRule, Relay, Seeds, Skip,
+    SowingRule, Spanned, Take, Taken, Test,
 };
 use crate::rules::{
-    Award, Direction, Effect, Endless, FeedJudged, GrandSlam, LapStart, LastSeedsCheck,
-    MatchScoring, Recipient, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
+    Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedJudged, GrandSlam,
+    HouseContents, HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Recipient, Ring,
+    RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
 };
 use crate::source::Span;
 
@@ -81,6 +83,21 @@ fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
     };
     let name = name.unwrap_or_default();
     let kind = match rule {
+        Rule::readings => BlockKind::Readings(
+            inner
+                .map(|declaration| {
+                    let span = span_of(&declaration);
+                    let mut parts = declaration.into_inner();
+                    let id = need(&mut parts);
+                    let number = reading_number(&id)?;
+                    let text = text_of(need(&mut parts));
+                    Ok(Spanned {
+                        value: Declared { number, text },
+                        span,
+                    })
+                })
+                .collect::<Built<_>>()?,
+        ),
         Rule::game => BlockKind::Game {
             name,
             fields: items(inner, about)?,
@@ -92,6 +109,11 @@ fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
             rules: items(inner, capture_rule)?,
         },
         Rule::no_capture => BlockKind::NoCapture(name),
+        Rule::house => BlockKind::House {
+            name,
+            rules: items(inner, house_rule)?,
+        },
+        Rule::no_house => BlockKind::NoHouse(name),
         Rule::feeding => BlockKind::Feeding(items(inner, feeding_rule)?),
         Rule::no_feeding => BlockKind::NoFeeding,
         Rule::ending => BlockKind::End(items(inner, end_rule)?),
@@ -117,14 +139,9 @@ fn items<'a, R>(
             for part in pair.into_inner() {
                 if part.as_rule() == Rule::reading {
                     for id in part.into_inner() {
-                        let span = span_of(&id);
-                        let number = id.as_str()[1..].parse().map_err(|_| NumberTooLarge {
-                            span,
-                            max: u64::from(u16::MAX),
-                        })?;
                         readings.push(Spanned {
-                            value: number,
-                            span,
+                            value: reading_number(&id)?,
+                            span: span_of(&id),
                         });
                     }
                 } else {
@@ -163,6 +180,7 @@ fn board_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<BoardRule> {
             Rule::none => Stores::None,
             Rule::kept => Stores::Kept,
             Rule::sown => Stores::Sown,
+            Rule::sown_by_both => Stores::SownByBoth,
             other => unwired(other),
         }),
         Rule::starter => BoardRule::Starter(side(need(parts))),
@@ -172,14 +190,58 @@ fn board_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<BoardRule> {
 
 fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
     Ok(match rule {
-        Rule::direction => SowingRule::Direction(match first(need(parts)).as_rule() {
-            Rule::clockwise => Direction::Clockwise,
-            Rule::counterclockwise => Direction::Counterclockwise,
-            other => unwired(other),
-        }),
+        Rule::direction => {
+            let kind = first(need(parts));
+            SowingRule::Direction(match kind.as_rule() {
+                Rule::clockwise | Rule::counterclockwise => DirectionRule::Fixed(direction(&kind)),
+                Rule::chosen => DirectionRule::Chosen,
+                Rule::by_parity => DirectionRule::ByParity {
+                    odd: direction(&first(kind)),
+                },
+                Rule::outward => DirectionRule::ByHole { outward: true },
+                Rule::inward => DirectionRule::ByHole { outward: false },
+                other => unwired(other),
+            })
+        }
         Rule::lap_start => SowingRule::LapStart(match first(need(parts)).as_rule() {
             Rule::lifted_hole => LapStart::LiftedHole,
+            Rule::single_moves_on => LapStart::LiftedHoleSingleMovesOn,
             Rule::next_hole => LapStart::NextHole,
+            other => unwired(other),
+        }),
+        Rule::skip_holes => {
+            let held = first(need(parts));
+            let span = span_of(&held);
+            let value = match held.as_rule() {
+                Rule::held_range => {
+                    let mut bounds = held.into_inner();
+                    CountSpec::Range(number(need(&mut bounds))?, number(need(&mut bounds))?)
+                }
+                Rule::held_set => {
+                    CountSpec::Is(held.into_inner().map(number).collect::<Built<_>>()?, None)
+                }
+                Rule::count_at_least => CountSpec::AtLeast(number(first(held))?),
+                Rule::count_at_most => CountSpec::AtMost(number(first(held))?),
+                other => unwired(other),
+            };
+            let except_last = parts.next().is_some();
+            SowingRule::SkipHoles(Spanned { value, span }, except_last)
+        }
+        Rule::min_seeds => SowingRule::MinSeeds(number(need(parts))?),
+        Rule::ring => SowingRule::Ring(match need(parts).as_rule() {
+            Rule::own_row => Ring::OwnRow,
+            Rule::both_rows => Ring::Board,
+            other => unwired(other),
+        }),
+        Rule::first_move => {
+            let from = number(need(parts))?;
+            let to = parts.next().map(number).transpose()?;
+            SowingRule::FirstMove(from, to)
+        }
+        Rule::opening => SowingRule::Opening(parts.map(number).collect::<Built<_>>()?),
+        Rule::move_filter => SowingRule::MoveFilter(match need(parts).as_rule() {
+            Rule::not_into_occupied_own => MoveFilter::NotIntoOccupiedOwn,
+            Rule::reaches_opponent => MoveFilter::ReachesOpponentOrEmptyOwn,
             other => unwired(other),
         }),
         Rule::origin => {
@@ -199,8 +261,9 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
         Rule::relay => {
             let what = need(parts);
             SowingRule::Relay(match what.as_rule() {
-                Rule::never => None,
-                Rule::condition => Some(condition(what)?),
+                Rule::never => Relay::Never,
+                Rule::next_hole => Relay::NextHole,
+                Rule::condition => Relay::When(condition(what)?),
                 other => unwired(other),
             })
         }
@@ -216,45 +279,139 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
 
 fn capture_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<CaptureRule> {
     Ok(match rule {
-        Rule::trigger => CaptureRule::On(match first(need(parts)).as_rule() {
-            Rule::passing_drop => Trigger::PassingDrop,
-            Rule::every_drop => Trigger::EveryDrop,
-            Rule::lap_end => Trigger::LapEnd,
-            Rule::move_end => Trigger::MoveEnd,
-            other => unwired(other),
-        }),
+        Rule::trigger => CaptureRule::On(trigger(need(parts))),
         Rule::condition_rule => CaptureRule::If(condition(need(parts))?),
         Rule::take => {
-            let taken = match first(need(parts)).as_rule() {
+            let target = first(need(parts));
+            let taken = match target.as_rule() {
                 Rule::hole => Taken::Hole,
                 Rule::opposite => Taken::Opposite,
-                Rule::opposite_with_seed => Taken::OppositeWithSeed,
+                Rule::hole_and_opposite => Taken::HoleAndOpposite,
+                Rule::next_hole => Taken::Next,
+                Rule::after_next => Taken::AfterNext,
+                Rule::opposite_of_next => Taken::OppositeOfNext,
+                Rule::every_hole => Taken::Every(condition(first(target))?),
                 other => unwired(other),
             };
-            let chain = parts
-                .next()
-                .map(|chain| condition(first(chain)))
-                .transpose()?;
-            CaptureRule::Take(Take { taken, chain })
+            let mut with_seed = false;
+            let mut chain = None;
+            for part in parts {
+                match part.as_rule() {
+                    Rule::with_seed => with_seed = true,
+                    Rule::chain => chain = Some(chain_spec(part)?),
+                    other => unwired(other),
+                }
+            }
+            CaptureRule::Take(Take {
+                taken,
+                with_seed,
+                chain,
+            })
         }
-        Rule::recipient => CaptureRule::To(match first(need(parts)).as_rule() {
-            Rule::mover => Recipient::Mover,
-            Rule::owner => Recipient::Owner,
-            other => unwired(other),
-        }),
-        Rule::effect => CaptureRule::Then(match first(need(parts)).as_rule() {
-            Rule::continues => Effect::Continue,
-            Rule::ends => Effect::EndSowing,
-            Rule::extra_turn => Effect::ExtraTurn,
-            other => unwired(other),
-        }),
+        Rule::recipient => CaptureRule::To(recipient(need(parts))),
+        Rule::effect => CaptureRule::Then(effect(need(parts))),
         Rule::grand_slam => CaptureRule::GrandSlam(match first(need(parts)).as_rule() {
             Rule::captures_nothing => GrandSlam::CapturesNothing,
             Rule::forbidden => GrandSlam::Forbidden,
             Rule::captures => GrandSlam::Captures,
             other => unwired(other),
         }),
+        Rule::from_move => CaptureRule::FromMove(number(need(parts))?),
         other => unwired(other),
+    })
+}
+
+fn house_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<HouseRule> {
+    Ok(match rule {
+        Rule::trigger => HouseRule::On(trigger(need(parts))),
+        Rule::condition_rule => HouseRule::If(condition(need(parts))?),
+        Rule::recipient => HouseRule::To(recipient(need(parts))),
+        Rule::house_limit => HouseRule::Limit(number(need(parts))?),
+        Rule::not_matching => HouseRule::NotMatching,
+        Rule::house_contents => HouseRule::Contents(match need(parts).as_rule() {
+            Rule::captured => HouseContents::Captured,
+            Rule::kept => HouseContents::Kept,
+            other => unwired(other),
+        }),
+        Rule::house_sown => HouseRule::Sown(match need(parts).as_rule() {
+            Rule::to_owner => HouseSown::ToOwner,
+            Rule::kept => HouseSown::Kept,
+            other => unwired(other),
+        }),
+        Rule::effect => HouseRule::Then(effect(need(parts))),
+        other => unwired(other),
+    })
+}
+
+fn trigger(pair: Pair<'_, Rule>) -> Trigger {
+    match first(pair).as_rule() {
+        Rule::passing_drop => Trigger::PassingDrop,
+        Rule::every_drop => Trigger::EveryDrop,
+        Rule::lap_end => Trigger::LapEnd,
+        Rule::move_end => Trigger::MoveEnd,
+        other => unwired(other),
+    }
+}
+
+fn recipient(pair: Pair<'_, Rule>) -> Recipient {
+    match first(pair).as_rule() {
+        Rule::mover => Recipient::Mover,
+        Rule::owner => Recipient::Owner,
+        other => unwired(other),
+    }
+}
+
+fn effect(pair: Pair<'_, Rule>) -> Effect {
+    match first(pair).as_rule() {
+        Rule::continues => Effect::Continue,
+        Rule::continues_then_turn => Effect::ContinueThenExtraTurn,
+        Rule::ends => Effect::EndSowing,
+        Rule::extra_turn => Effect::ExtraTurn,
+        Rule::extra_turn_once => Effect::ExtraTurnOnce,
+        Rule::from_next => Effect::ContinueFromNext,
+        Rule::seed_moves_on => Effect::SeedMovesOn,
+        other => unwired(other),
+    }
+}
+
+fn direction(pair: &Pair<'_, Rule>) -> Direction {
+    match pair.as_rule() {
+        Rule::clockwise => Direction::Clockwise,
+        Rule::counterclockwise => Direction::Counterclockwise,
+        other => unwired(other),
+    }
+}
+
+fn chain_spec(pair: Pair<'_, Rule>) -> Built<ChainSpec> {
+    let mut parts = pair.into_inner();
+    let kind = need(&mut parts);
+    let (way, condition) = match kind.as_rule() {
+        Rule::across_empty => (ChainWay::AcrossEmpty, None),
+        Rule::chain_way => {
+            let way = match first(kind).as_rule() {
+                Rule::backward => ChainWay::Backward,
+                Rule::forward => ChainWay::Forward,
+                Rule::both_ways => ChainWay::Both,
+                other => unwired(other),
+            };
+            (way, Some(condition(need(&mut parts))?))
+        }
+        other => unwired(other),
+    };
+    let limit = parts
+        .next()
+        .map(|limit| {
+            let n = first(limit);
+            Ok(Spanned {
+                span: span_of(&n),
+                value: number(n)?,
+            })
+        })
+        .transpose()?;
+    Ok(ChainSpec {
+        way,
+        condition,
+        limit,
     })
 }
 
@@ -265,7 +422,14 @@ fn feeding_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<FeedingRule> {
             Rule::after_move => FeedJudged::AfterMove,
             other => unwired(other),
         }),
-        Rule::unfeedable => FeedingRule::Unfeedable(award(need(parts))),
+        Rule::unfeedable => {
+            let what = need(parts);
+            FeedingRule::Unfeedable(match what.as_rule() {
+                Rule::any_move => Unfeedable::AnyMove,
+                Rule::award => Unfeedable::Ends(award(what)),
+                other => unwired(other),
+            })
+        }
         other => unwired(other),
     })
 }
@@ -293,7 +457,25 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
             })
         }
         Rule::majority => EndRule::Majority(optional_award(need(parts))),
-        Rule::empty_row => EndRule::EmptyRow(optional_award(need(parts))),
+        Rule::empty_row => {
+            let what = need(parts);
+            EndRule::EmptyRow(match what.as_rule() {
+                Rule::none => None,
+                Rule::award => Some((RowTest::Either, award(what))),
+                Rule::row_which => {
+                    let which = match first(what).as_rule() {
+                        Rule::own => RowTest::Mover,
+                        Rule::opponents => RowTest::Opponent,
+                        Rule::either => RowTest::Either,
+                        other => unwired(other),
+                    };
+                    Some((which, award(need(parts))))
+                }
+                other => unwired(other),
+            })
+        }
+        Rule::singletons => EndRule::Singletons(optional_award(need(parts))),
+        Rule::quiet => EndRule::Quiet(number(need(parts))?, award(need(parts))),
         Rule::no_move => {
             let what = need(parts);
             EndRule::NoMove(match what.as_rule() {
@@ -315,7 +497,12 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
             Rule::illegal => Endless::Illegal,
             other => unwired(other),
         }),
-        Rule::winner => EndRule::Winner,
+        Rule::winner => EndRule::Winner(match need(parts).as_rule() {
+            Rule::most_captured => Scoring::MostCaptured,
+            Rule::stuck_loses => Scoring::StuckLoses,
+            Rule::emptied_wins => Scoring::EmptiedWins,
+            other => unwired(other),
+        }),
         other => unwired(other),
     })
 }
@@ -371,17 +558,14 @@ fn condition(pair: Pair<'_, Rule>) -> Built<Condition> {
             let span = span_of(&test);
             let inner = first(test);
             let value = match inner.as_rule() {
-                Rule::count_test => {
-                    let kind = first(inner);
-                    match kind.as_rule() {
-                        Rule::count_is => {
-                            Test::CountIs(kind.into_inner().map(number).collect::<Built<_>>()?)
-                        }
-                        Rule::count_at_least => Test::CountAtLeast(number(first(kind))?),
-                        Rule::count_at_most => Test::CountAtMost(number(first(kind))?),
-                        other => unwired(other),
-                    }
-                }
+                Rule::count_test => Test::Count(count_spec(first(inner))?),
+                Rule::opposite_count => Test::OppositeCount(count_spec(first(inner))?),
+                Rule::next_count => Test::NextCount(count_spec(first(inner))?),
+                Rule::next_empty => Test::NextEmpty,
+                Rule::next_occupied => Test::NextOccupied,
+                Rule::opposite_equal => Test::OppositeEqual,
+                Rule::end_hole => Test::EndHole,
+                Rule::not_last_hole => Test::NotLastHole,
                 Rule::was_empty => Test::WasEmpty,
                 Rule::occupied => Test::Occupied,
                 Rule::own_side => Test::OwnSide,
@@ -395,6 +579,40 @@ fn condition(pair: Pair<'_, Rule>) -> Built<Condition> {
         .collect()
 }
 
+fn count_spec(pair: Pair<'_, Rule>) -> Built<CountSpec> {
+    let kind = first(pair);
+    Ok(match kind.as_rule() {
+        Rule::count_is => {
+            let mut counts = Vec::new();
+            let mut at_least = None;
+            for part in kind.into_inner() {
+                match part.as_rule() {
+                    Rule::number => counts.push(number(part)?),
+                    Rule::or_at_least => at_least = Some(number(first(part))?),
+                    other => unwired(other),
+                }
+            }
+            CountSpec::Is(counts, at_least)
+        }
+        Rule::count_range => {
+            let mut bounds = kind.into_inner();
+            CountSpec::Range(number(need(&mut bounds))?, number(need(&mut bounds))?)
+        }
+        Rule::count_at_least => CountSpec::AtLeast(number(first(kind))?),
+        Rule::count_at_most => CountSpec::AtMost(number(first(kind))?),
+        Rule::count_even => CountSpec::Even,
+        Rule::count_odd => CountSpec::Odd,
+        other => unwired(other),
+    })
+}
+
+fn reading_number(id: &Pair<'_, Rule>) -> Built<u16> {
+    id.as_str()[1..].parse().map_err(|_| NumberTooLarge {
+        span: span_of(id),
+        max: u64::from(u16::MAX),
+    })
+}
+
 fn award(pair: Pair<'_, Rule>) -> Award {
     match first(pair).as_rule() {
         Rule::to_capturer => Award::Capturer,
@@ -403,6 +621,9 @@ fn award(pair: Pair<'_, Rule>) -> Award {
         Rule::to_owners => Award::Owners,
         Rule::to_previous_winner => Award::PreviousWinner,
         Rule::to_nobody => Award::Nobody,
+        Rule::to_opponent => Award::Opponent,
+        Rule::to_starter => Award::Starter,
+        Rule::split_odd_to_poorer => Award::SplitOddToPoorer,
         Rule::split => Award::Split,
         other => unwired(other),
     }
@@ -522,33 +743,64 @@ mod tests {
     const EVERY_RULE: &str = r#"
         extends "other.sow"
         game "All" { source: "a", "b"  note: "c" }
+        readings { R17: "a"  R18: "b" }
         board { holes: 6 per row  seeds: 4 per hole  layout: 1 2  stores: none  stores: kept
-                stores: sown  starter: south  starter: north }
-        sowing { direction: counterclockwise  direction: clockwise  laps start: next hole
-                 laps start: lifted hole  skip origin: never  skip origin: always
+                stores: sown  stores: sown by both  starter: south  starter: north }
+        sowing { direction: counterclockwise  direction: clockwise  direction: chosen
+                 direction: odd seeds clockwise  direction: odd seeds counterclockwise
+                 direction: outward  direction: inward  laps start: next hole
+                 laps start: lifted hole  laps start: lifted hole, a single seed to the next hole
+                 skip origin: never  skip origin: always
                  skip origin: from 12 seeds on first lap  skip origin: always on every lap
-                 relay: never  relay: when occupied  extra turn: in own store
-                 extra turn: never  drop cap: 100 }
+                 skip holes: holding 3  skip holes: holding at least 4, but not the last seed
+                 skip holes: holding 2 to 3  skip holes: holding 2, 4 or 6
+                 skip holes: holding at most 1
+                 relay: never  relay: when occupied  relay: next hole  extra turn: in own store
+                 extra turn: never  drop cap: 100  min seeds: 2  ring: own row  ring: both rows
+                 first move: own holes 4 to 6  first move: own holes 1  opening: 3, 8
+                 first lap: not into an occupied own hole
+                 first lap: reaches the opponent or ends in an empty own hole }
         capture "c" { on: every drop  on: every drop but the last of a lap
                       on: last drop of a lap  on: last drop of the move
                       if: count is 2 or 3 and count at least 1 and count at most 5
                       if: was empty and occupied and own side and opponent side
                       if: opposite empty and opposite occupied
+                      if: count is even and opposite count is 1, 2 or at least 4 and opposite
+                          equal and next empty and next occupied and next count is 0 to 2 and
+                          end hole and not last hole and count is odd
                       take: hole  take: opposite  take: opposite and capturing seed
-                      take: hole and backward while count is 4
+                      take: hole and backward while count is 4  take: hole and opposite
+                      take: next hole  take: hole after next  take: opposite of next
+                      take: every hole where count is even
+                      take: hole and forward while count is odd
+                      take: hole and both ways while count is 2 or 4, at most 1 hole
+                      take: hole after next and on across empty holes
                       to: mover  to: owner  then: sowing continues  then: sowing ends
-                      then: extra turn  grand slam: captures  grand slam: captures nothing
-                      grand slam: forbidden  reading R1, R2 }
+                      then: extra turn  then: sowing continues, then another turn
+                      then: extra turn, not twice in a row
+                      then: sowing goes on from the next hole
+                      then: the capturing seed moves on  grand slam: captures
+                      grand slam: captures nothing  grand slam: forbidden  from move: 3
+                      reading R1, R2 }
         no capture "c"
-        feeding { judged: after the move  judged: on the first lap  unfeedable: to owners }
+        house "h" { on: last drop of the move  if: count is 3  to: mover  limit: 1 per player
+                    not matching: the other player's house  contents: captured
+                    contents: kept  sown: to owner  sown: kept  then: sowing ends }
+        no house "h"
+        feeding { judged: after the move  judged: on the first lap  unfeedable: to owners
+                  unfeedable: any move }
         no feeding
         end { last seeds: none  last seeds: at most 4 after each capture, to capturer
               last seeds: at most 4 after each move, to player to move  majority: none
-              majority: to last mover  empty row: split  no move: pass
+              majority: to last mover  empty row: split  empty row: own, to owners
+              empty row: opponent's, split, odd seed to the poorer
+              empty row: either, to opponent  singletons: to starter  singletons: none
+              no capture for: 100 moves, to owners  no move: pass
               no move: end, to nobody  move cap: 10, to previous winner
               repetition: 3, to owners  unfinished: scored by totals  unfinished: draw
               endless moves: illegal  endless moves: end the game
-              endless moves: stop at cap  winner: most captured }
+              endless moves: stop at cap  winner: most captured
+              winner: a player who cannot move loses  winner: first to empty own holes }
         match { refill: 4 per hole  refill: none  unfilled holes: closed  unfilled holes: open
                 surplus: reserve  surplus: opponent holes  territory: own row
                 territory: holes held  starter: round winner  starter: round loser
@@ -572,10 +824,18 @@ mod tests {
                 BlockKind::Feeding(r) => r.len(),
                 BlockKind::End(r) => r.len(),
                 BlockKind::Match(r) => r.len(),
-                BlockKind::NoCapture(_) | BlockKind::NoFeeding | BlockKind::NoMatch => 1,
+                BlockKind::House { rules, .. } => rules.len(),
+                BlockKind::Readings(r) => r.len(),
+                BlockKind::NoCapture(_)
+                | BlockKind::NoHouse(_)
+                | BlockKind::NoFeeding
+                | BlockKind::NoMatch => 1,
             })
             .sum();
         assert_eq!(file.extends.len(), 1);
-        assert_eq!(rules, 2 + 8 + 13 + 19 + 1 + 3 + 1 + 16 + 18 + 1);
+        assert_eq!(
+            rules,
+            2 + 2 + 9 + 33 + 33 + 1 + 10 + 1 + 4 + 1 + 24 + 18 + 1
+        );
     }
 }

@@ -495,7 +495,7 @@ fn readings_section(analysis: &Analysis) -> Vec<Block> {
             .readings
             .iter()
             .map(|r| {
-                let number: u8 = r
+                let number: u16 = r
                     .trim_start_matches('R')
                     .split(' ')
                     .next()

@@ -243,6 +243,24 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
                     position_name(rules, *at)
                 );
             }
+            Event::House {
+                rule,
+                hole,
+                to,
+                seeds,
+            } => {
+                flush(&mut out, &mut drops);
+                let name = &rules.program.houses[*rule].name;
+                let taken = if *seeds > 0 {
+                    format!(" and {to} takes its {seeds} seeds")
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    out,
+                    "    house \"{name}\": hole {hole} becomes {to}'s{taken}"
+                );
+            }
             Event::ExtraTurn => {
                 flush(&mut out, &mut drops);
                 let _ = writeln!(out, "    another turn for {side}");

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sowing::{Direction, Sowing};
+use super::sowing::{Direction, Ring, Sowing};
 
 /// The largest board the engine supports, per row.
 pub const MAX_HOLES_PER_ROW: usize = 16;
@@ -60,8 +60,18 @@ pub enum Stores {
     None,
     /// A store per player that receives captures but is never sown (Oware, Ayoayo).
     Kept,
-    /// A store per player, at the end of their row, that their own sowing passes through (Kalah).
+    /// A store per player, at the end of their row (in the direction of sowing), that their
+    /// own sowing passes through (Kalah).
     Sown,
+    /// As `Sown`, but both players sow into both stores.
+    SownByBoth,
+}
+
+impl Stores {
+    /// Whether sowing passes through stores.
+    pub fn sown(self) -> bool {
+        matches!(self, Stores::Sown | Stores::SownByBoth)
+    }
 }
 
 /// The board: size, starting layout, stores and who starts.
@@ -79,70 +89,106 @@ pub struct BoardRules {
 
 /// Precomputed tables: the engine never computes an index by arithmetic in its inner loop.
 ///
-/// Positions `0..2N` are holes; `2N` is South's store and `2N+1` North's.
+/// Positions `0..2N` are holes; `2N` is South's store and `2N+1` North's. Tables indexed by a
+/// direction use [`Direction::index`].
 #[derive(Clone, Debug)]
 pub struct Geometry {
     /// Holes on the board.
     pub holes: usize,
-    /// `next[side][p]`: where the seed after position `p` goes when `side` sows.
-    pub next: [[u8; MAX_POSITIONS]; 2],
-    /// `previous[p]`: the hole before hole `p` against the sowing direction, stores skipped.
-    pub previous: [u8; MAX_POSITIONS],
+    /// `next[direction][side][p]`: where the seed after position `p` goes when `side` sows.
+    pub next: [[[u8; MAX_POSITIONS]; 2]; 2],
+    /// `following[direction][h]`: the hole after hole `h`, stores passed over.
+    pub following: [[u8; MAX_POSITIONS]; 2],
+    /// `preceding[direction][h]`: the hole before hole `h` against the direction of sowing.
+    pub preceding: [[u8; MAX_POSITIONS]; 2],
     /// The hole across from each hole.
     pub opposite: [u8; MAX_POSITIONS],
-    /// Bit `p` set: position `p` is on South's side (holes) — stores are on nobody's side.
+    /// Bit `p` set: position `p` is in South's row (index 0) or North's (index 1) — stores are
+    /// in nobody's row.
     pub side_mask: [u64; 2],
     /// Bit `p` set for every hole (not stores).
     pub hole_mask: u64,
+    /// The first and last hole of each row.
+    pub end_holes: u64,
+    /// `last_holes[direction]`: the last hole of each row in the direction of sowing.
+    pub last_holes: [u64; 2],
 }
 
 impl Geometry {
-    /// Builds the tables for a board and a sowing direction.
+    /// Builds the tables for a board and its sowing rules.
     pub fn new(board: &BoardRules, sowing: &Sowing) -> Geometry {
         let n = board.holes_per_row as usize;
         let holes = 2 * n;
         let mut g = Geometry {
             holes,
-            next: [[0; MAX_POSITIONS]; 2],
-            previous: [0; MAX_POSITIONS],
+            next: [[[0; MAX_POSITIONS]; 2]; 2],
+            following: [[0; MAX_POSITIONS]; 2],
+            preceding: [[0; MAX_POSITIONS]; 2],
             opposite: [0; MAX_POSITIONS],
             side_mask: [0; 2],
-            hole_mask: 0,
+            hole_mask: (1u64 << holes) - 1,
+            end_holes: 1 | 1 << (n - 1) | 1 << n | 1 << (holes - 1),
+            // Counterclockwise, a row ends at its right (holes n-1 and 2n-1); clockwise, at
+            // its left (holes 0 and n).
+            last_holes: [1 << (n - 1) | 1 << (holes - 1), 1 | 1 << n],
         };
         let store = |side: Side| holes + side.index();
-        for side in Side::BOTH {
-            // Counterclockwise ring of holes, with each store after its owner's row.
-            let mut ring: Vec<usize> = Vec::with_capacity(holes + 2);
-            ring.extend(0..n);
-            ring.push(store(Side::South));
-            ring.extend(n..holes);
-            ring.push(store(Side::North));
-            if sowing.direction == Direction::Clockwise {
-                ring.reverse();
+        let row = |side: Side| match side {
+            Side::South => 0..n,
+            Side::North => n..holes,
+        };
+        for direction in [Direction::Counterclockwise, Direction::Clockwise] {
+            let d = direction.index();
+            let clockwise = direction == Direction::Clockwise;
+            // Each row in the direction of sowing, each store after its owner's row.
+            let run = |side: Side| -> Vec<usize> {
+                let mut r: Vec<usize> = row(side).collect();
+                if clockwise {
+                    r.reverse();
+                }
+                r
+            };
+            for side in Side::BOTH {
+                let mut ring = Vec::with_capacity(holes + 2);
+                match sowing.ring {
+                    Ring::Board => {
+                        for s in Side::BOTH {
+                            ring.extend(run(s));
+                            let sown = match board.stores {
+                                Stores::Sown => s == side,
+                                Stores::SownByBoth => true,
+                                Stores::None | Stores::Kept => false,
+                            };
+                            if sown {
+                                ring.push(store(s));
+                            }
+                        }
+                    }
+                    Ring::OwnRow => ring.extend(run(side)),
+                }
+                let table = &mut g.next[d][side.index()];
+                for (i, &p) in ring.iter().enumerate() {
+                    table[p] = ring[(i + 1) % ring.len()] as u8;
+                }
+                // Positions the ring does not pass (the other row under `own row`, stores
+                // that are not sown) lead back into it, to keep the table total.
+                for (p, next) in table.iter_mut().enumerate().take(holes + 2) {
+                    if !ring.contains(&p) {
+                        *next = ring[0] as u8;
+                    }
+                }
             }
-            // A player sows into their own store only, and only if stores are sown.
-            ring.retain(|&p| p < holes || (board.stores == Stores::Sown && p == store(side)));
-            for (i, &p) in ring.iter().enumerate() {
-                g.next[side.index()][p] = ring[(i + 1) % ring.len()] as u8;
+            for p in 0..holes {
+                let step = if clockwise { holes - 1 } else { 1 };
+                g.following[d][p] = ((p + step) % holes) as u8;
+                g.preceding[d][p] = ((p + holes - step) % holes) as u8;
             }
-            // Sowing from a store never happens, but keep the table total.
-            if board.stores != Stores::Sown {
-                g.next[side.index()][store(side)] = g.next[side.index()][0];
-            }
-            g.next[side.index()][store(side.other())] = 0;
         }
         for p in 0..holes {
-            let step = if sowing.direction == Direction::Clockwise {
-                1
-            } else {
-                holes - 1
-            };
-            g.previous[p] = ((p + step) % holes) as u8;
             g.opposite[p] = (holes - 1 - p) as u8;
             let owner = if p < n { Side::South } else { Side::North };
             g.side_mask[owner.index()] |= 1 << p;
         }
-        g.hole_mask = (1u64 << holes) - 1;
         g
     }
 

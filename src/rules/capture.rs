@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-/// When a capture rule is looked at.
+/// When a capture (or house) rule is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Trigger {
     /// After every seed dropped into a hole.
@@ -15,12 +15,27 @@ pub enum Trigger {
     MoveEnd,
 }
 
-/// A test on a hole's count, after the drop when the hole is the one sown into.
+/// What counts of 64 and more do in a [`CountTest`] (exact counts go up to 63).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Large {
+    /// None passes.
+    None,
+    /// Every one passes.
+    All,
+    /// Even ones pass.
+    Even,
+    /// Odd ones pass.
+    Odd,
+}
+
+/// A test on a hole's count (after the drop, for the hole sown into).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CountTest {
     /// Bit `c` set: a count of `c` (below 64) passes.
     pub mask: u64,
-    /// Every count of at least this passes (`u16::MAX`: none).
+    /// Counts of 64 and more that pass, from `from` on.
+    pub large: Large,
+    /// The smallest large count that passes (64 or more).
     pub from: u16,
 }
 
@@ -28,7 +43,15 @@ impl CountTest {
     /// Every count passes.
     pub const ANY: CountTest = CountTest {
         mask: u64::MAX,
-        from: 0,
+        large: Large::All,
+        from: 64,
+    };
+
+    /// No count passes.
+    pub const NONE: CountTest = CountTest {
+        mask: 0,
+        large: Large::None,
+        from: 64,
     };
 
     /// Exactly the counts in `counts`, each below 64 (the compiler checks).
@@ -39,43 +62,81 @@ impl CountTest {
             .fold(0, |m, &c| m | 1 << c);
         CountTest {
             mask,
-            from: u16::MAX,
+            ..CountTest::NONE
+        }
+    }
+
+    /// Counts from `low` to `high`, both included (`u16::MAX` for no upper end).
+    pub fn range(low: u16, high: u16) -> CountTest {
+        let mask = (0..64u16)
+            .filter(|c| (low..=high).contains(c))
+            .fold(0u64, |m, c| m | 1 << c);
+        CountTest {
+            mask,
+            large: if high >= 64 { Large::All } else { Large::None },
+            from: low.max(64),
         }
     }
 
     /// Counts of at least `n`.
     pub fn at_least(n: u16) -> CountTest {
-        let mask = if n >= 64 { 0 } else { u64::MAX << n };
-        CountTest {
-            mask,
-            from: n.max(64),
-        }
+        CountTest::range(n, u16::MAX)
     }
 
-    /// Counts of at most `n`, below 64 (the compiler checks).
+    /// Counts of at most `n`.
     pub fn at_most(n: u16) -> CountTest {
-        let mask = if n >= 63 {
-            u64::MAX
-        } else {
-            (1u64 << (n + 1)) - 1
-        };
+        CountTest::range(0, n)
+    }
+
+    /// Even counts (zero included), or odd ones.
+    pub fn parity(even: bool) -> CountTest {
+        let evens = 0x5555_5555_5555_5555u64;
         CountTest {
-            mask,
-            from: u16::MAX,
+            mask: if even { evens } else { !evens },
+            large: if even { Large::Even } else { Large::Odd },
+            from: 64,
         }
     }
 
     /// Both tests pass.
     pub fn and(self, other: CountTest) -> CountTest {
+        use Large::{All, Even, None, Odd};
+        let large = match (self.large, other.large) {
+            (None, _) | (_, None) | (Even, Odd) | (Odd, Even) => None,
+            (All, l) | (l, All) => l,
+            (l, _) => l,
+        };
         CountTest {
             mask: self.mask & other.mask,
+            large,
             from: self.from.max(other.from),
         }
     }
 
+    /// Either test passes.
+    pub fn or(self, other: CountTest) -> CountTest {
+        use Large::{All, Even, None, Odd};
+        let large = match (self.large, other.large) {
+            (None, l) | (l, None) => l,
+            (Even, Odd) | (Odd, Even) | (All, _) | (_, All) => All,
+            (l, _) => l,
+        };
+        CountTest {
+            mask: self.mask | other.mask,
+            large,
+            from: self.from.min(other.from),
+        }
+    }
+
+    /// Whether every count passes (a test that tests nothing).
+    #[inline(always)]
+    pub fn is_any(self) -> bool {
+        self.mask == u64::MAX && self.large == Large::All
+    }
+
     /// Whether no count passes.
     pub fn is_empty(self) -> bool {
-        self.mask == 0 && self.from == u16::MAX
+        self.mask == 0 && self.large == Large::None
     }
 
     /// Whether `count` passes.
@@ -85,6 +146,12 @@ impl CountTest {
             self.mask >> count & 1 == 1
         } else {
             count >= self.from
+                && match self.large {
+                    Large::None => false,
+                    Large::All => true,
+                    Large::Even => count.is_multiple_of(2),
+                    Large::Odd => !count.is_multiple_of(2),
+                }
         }
     }
 }
@@ -94,21 +161,21 @@ impl CountTest {
 pub enum SideTest {
     /// Either side.
     Any,
-    /// The mover's row.
+    /// The mover's holes.
     Own,
-    /// The opponent's row.
+    /// The opponent's holes.
     Opponent,
 }
 
-/// A test on the hole across from the one considered.
+/// Where in its row a hole must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum OppositeTest {
-    /// No test.
+pub enum PlaceTest {
+    /// Anywhere.
     Any,
-    /// The opposite hole holds no seed.
-    Empty,
-    /// The opposite hole holds at least one seed.
-    Occupied,
+    /// The first or the last hole of a row.
+    EndHole,
+    /// Not the last hole of its row (in sowing order).
+    NotLastHole,
 }
 
 /// A condition on a hole: all of its parts must pass.
@@ -118,8 +185,14 @@ pub struct Condition {
     pub count: CountTest,
     /// The hole's side.
     pub side: SideTest,
-    /// The opposite hole.
-    pub opposite: OppositeTest,
+    /// The hole's place in its row.
+    pub place: PlaceTest,
+    /// The count of the hole across from it.
+    pub opposite: CountTest,
+    /// The hole across holds as many seeds as this one.
+    pub opposite_equal: bool,
+    /// The count of the hole after it, in the direction of sowing.
+    pub next: CountTest,
 }
 
 impl Condition {
@@ -127,20 +200,74 @@ impl Condition {
     pub const ALWAYS: Condition = Condition {
         count: CountTest::ANY,
         side: SideTest::Any,
-        opposite: OppositeTest::Any,
+        place: PlaceTest::Any,
+        opposite: CountTest::ANY,
+        opposite_equal: false,
+        next: CountTest::ANY,
     };
+
+    /// Whether the condition looks at anything but the hole's count.
+    pub fn is_count_only(&self) -> bool {
+        Condition {
+            count: CountTest::ANY,
+            ..*self
+        } == Condition::ALWAYS
+    }
+}
+
+/// Which hole a capture starts from, seen from the hole the rule looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Base {
+    /// The hole itself.
+    Hole,
+    /// The hole across from it.
+    Opposite,
+    /// The hole and the one across.
+    HoleAndOpposite,
+    /// The hole after it (in the direction of sowing).
+    Next,
+    /// The hole after the next one (across an empty hole, in the Pallanguzhi family).
+    AfterNext,
+    /// The hole across from the next one.
+    OppositeOfNext,
+    /// Every hole of the board that meets this condition.
+    Every(Condition),
+}
+
+/// How a chain of further holes is followed from the first one taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ChainWay {
+    /// Against the sowing direction.
+    Backward,
+    /// In the sowing direction.
+    Forward,
+    /// Both ways from the first hole.
+    Both,
+    /// On in the sowing direction over an empty hole to the occupied one after it, again and
+    /// again (the alternating chains of the Pallanguzhi family).
+    AcrossEmpty,
+}
+
+/// A chain of further holes taken with the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Chain {
+    /// Which way it runs.
+    pub way: ChainWay,
+    /// What each further hole must meet (not used by `AcrossEmpty`).
+    pub condition: Condition,
+    /// At most this many further holes (each way); 0 for no limit.
+    pub limit: u8,
 }
 
 /// What a capture takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Target {
-    /// `false`: the hole sown into; `true`: the hole across from it.
-    pub opposite: bool,
-    /// With `opposite`: the seed that made the capture goes too.
+    /// Where the capture starts.
+    pub base: Base,
+    /// The seed that made the capture goes too.
     pub with_capturing_seed: bool,
-    /// Also take the unbroken run of holes before the hole (against the sowing direction) that
-    /// meet this condition; the run stops before it would come back round to the hole.
-    pub chain: Option<Condition>,
+    /// Further holes taken with it; the chain stops before it would come back round.
+    pub chain: Option<Chain>,
 }
 
 /// Who receives a capture.
@@ -157,10 +284,18 @@ pub enum Recipient {
 pub enum Effect {
     /// Sowing goes on.
     Continue,
+    /// Sowing goes on, and the move earns another turn once it ends.
+    ContinueThenExtraTurn,
     /// The move ends.
     EndSowing,
     /// The move ends and the mover moves again.
     ExtraTurn,
+    /// As `ExtraTurn`, but not after a turn that was itself earned by a capture.
+    ExtraTurnOnce,
+    /// The hole after the last one taken is lifted and sown on (if it is empty, the move ends).
+    ContinueFromNext,
+    /// The capturing seed is lifted and sown on, and may capture or relay again.
+    SeedMovesOn,
 }
 
 /// What a capture that would take every seed on the opponent's side does.
@@ -177,7 +312,8 @@ pub enum GrandSlam {
 /// One capture rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Capture {
-    /// The rule's name in the variant file, used in traces.
+    /// The rule's name in the variant file, used in traces; not part of the rules hash.
+    #[serde(skip_serializing)]
     pub name: String,
     /// When it is looked at.
     pub trigger: Trigger,
@@ -191,4 +327,6 @@ pub struct Capture {
     pub effect: Effect,
     /// Grand-slam policy.
     pub grand_slam: GrandSlam,
+    /// The rule applies from this move of the game on (1: from the first).
+    pub from_move: u32,
 }

@@ -15,6 +15,12 @@ pub enum Award {
     Owners,
     /// Split evenly; an odd seed stays unawarded.
     Split,
+    /// Split evenly; an odd seed goes to the player who has captured fewer.
+    SplitOddToPoorer,
+    /// The opponent of the player whose turn it is.
+    Opponent,
+    /// The player who moved first in the game.
+    Starter,
     /// Nobody: they leave the game.
     Nobody,
     /// The winner of the previous round of a match (Hoyito III, rounds 3 on).
@@ -66,6 +72,21 @@ pub enum Endless {
 pub enum Scoring {
     /// More seeds captured wins; equal is a draw.
     MostCaptured,
+    /// A player who cannot move when it is their turn loses (and the game ends then).
+    StuckLoses,
+    /// The first player whose holes are all empty after their own move wins.
+    EmptiedWins,
+}
+
+/// Whose row an empty-row rule looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum RowTest {
+    /// Either player's.
+    Either,
+    /// The mover's own, after their move.
+    Mover,
+    /// The opponent's, after the mover's move.
+    Opponent,
 }
 
 /// All the end rules of a variant.
@@ -76,8 +97,13 @@ pub struct Ending {
     /// The game ends when a player has captured more than half the seeds (or both exactly half);
     /// the board goes to this party.
     pub majority: Option<Award>,
-    /// The game ends after a move that leaves either row empty; the board goes to this party.
-    pub empty_row: Option<Award>,
+    /// The game ends after a move that leaves a row empty (whose, as the test says); the
+    /// board goes to this party.
+    pub empty_row: Option<(RowTest, Award)>,
+    /// The game ends after a move that leaves no hole with more than one seed.
+    pub singletons: Option<Award>,
+    /// The game ends after this many moves in a row without a capture.
+    pub quiet: Option<(u32, Award)>,
     /// A player with no legal move.
     pub no_move: NoMove,
     /// Moves (chosen holes, extra turns included, passes not) after which the game stops.

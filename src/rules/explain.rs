@@ -4,9 +4,11 @@
 use std::fmt::Write;
 
 use super::{
-    reading_gloss, Award, Capture, Carry, Condition, CountTest, Direction, Effect, Endless,
-    FeedJudged, GrandSlam, LapStart, LastSeedsCheck, MatchScoring, NoMove, OppositeTest,
-    OriginSkip, Recipient, Rules, SideTest, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
+    Award, Base, Capture, Carry, ChainWay, Condition, CountTest, Direction, DirectionRule, Effect,
+    Endless, FeedJudged, GrandSlam, HouseContents, HouseRule, HouseSown, LapStart, Large,
+    LastSeedsCheck, MatchScoring, MoveFilter, NoMove, OriginSkip, PlaceTest, Recipient, Relay,
+    Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Starter, Stores, Surplus, Territory,
+    Trigger, Unfeedable,
 };
 
 /// One sentence about the rules: the section it belongs to, what it is about (a capture's
@@ -22,13 +24,14 @@ pub struct Statement {
 }
 
 /// The section headings, in order, as `explain` prints them.
-pub const SECTIONS: [(&str, &str); 6] = [
+pub const SECTIONS: [(&str, &str); 7] = [
     ("Board", "Board"),
     ("Sowing", "Sowing"),
     (
         "Captures",
         "Captures (tried in this order; the first that applies fires)",
     ),
+    ("Houses", "Houses (holes that become a player's property)"),
     ("Feeding", "Feeding"),
     ("End", "End"),
     ("Match", "Match"),
@@ -72,7 +75,7 @@ pub fn explain(rules: &Rules) -> String {
             "  R{:<2} {:<28} {}",
             r.number,
             r.rule,
-            reading_gloss(r.number)
+            rules.reading_text(r.number)
         );
     }
     o
@@ -100,6 +103,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         Stores::None => "no stores",
         Stores::Kept => "a store per player, never sown",
         Stores::Sown => "a store per player at the end of their row, sown by its owner",
+        Stores::SownByBoth => "a store per player at the end of their row, sown by both players",
     };
     say(
         "Board",
@@ -113,16 +117,79 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     let start = match s.lap_start {
         LapStart::NextHole => "the next hole",
         LapStart::LiftedHole => "the lifted hole itself",
+        LapStart::LiftedHoleSingleMovesOn => {
+            "the lifted hole itself (a single seed moves on to the next hole)"
+        }
     };
     let direction = match s.direction {
-        Direction::Counterclockwise => "counterclockwise (increasing hole numbers)",
-        Direction::Clockwise => "clockwise (decreasing hole numbers)",
+        DirectionRule::Fixed(d) => direction(d).to_string(),
+        DirectionRule::Chosen => "in the direction the mover chooses, move by move".into(),
+        DirectionRule::ByParity { odd } => format!(
+            "{} when an odd number of seeds is lifted, else {}",
+            direction(odd),
+            direction(odd.reverse())
+        ),
+        DirectionRule::ByHole { outward } => format!(
+            "from a hole in the left half of the mover's row {}, from the right half {}, from a middle hole either way (the mover chooses)",
+            if outward { "clockwise (towards that end)" } else { "counterclockwise (towards the centre)" },
+            if outward { "counterclockwise" } else { "clockwise" }
+        ),
     };
     say(
         "Sowing",
         "direction",
         format!("{direction}, each lap starting in {start}"),
     );
+    if s.ring == Ring::OwnRow {
+        say(
+            "Sowing",
+            "ring",
+            "each player sows round their own row only".into(),
+        );
+    }
+    if s.min_seeds > 1 {
+        say(
+            "Sowing",
+            "min seeds",
+            format!(
+                "a hole is played only if it holds {} or more seeds",
+                s.min_seeds
+            ),
+        );
+    }
+    if let Some(skip) = s.skip_holes {
+        let last = if skip.except_last {
+            ", except by the last seed of a lap"
+        } else {
+            ""
+        };
+        say(
+            "Sowing",
+            "skip holes",
+            format!("holes where {} are passed over{last}", count(skip.count)),
+        );
+    }
+    if !s.opening.is_empty() {
+        let moves: Vec<String> = s.opening.iter().map(u8::to_string).collect();
+        say(
+            "Sowing",
+            "opening",
+            format!("the game opens with the moves {}", moves.join(", ")),
+        );
+    }
+    if let Some((from, to)) = s.first_move {
+        say(
+            "Sowing",
+            "first move",
+            format!("each player's first move starts from one of their holes {from} to {to}, counted from their left"),
+        );
+    }
+    if let Some(filter) = s.move_filter {
+        say("Sowing", "first lap", match filter {
+            MoveFilter::NotIntoOccupiedOwn => "a move is legal only if its first lap does not end in an occupied hole of the mover's own".into(),
+            MoveFilter::ReachesOpponentOrEmptyOwn => "a move is legal only if its first lap reaches the opponent's holes or ends in an empty hole of the mover's own".into(),
+        });
+    }
     say(
         "Sowing",
         "origin",
@@ -147,11 +214,12 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         "Sowing",
         "relay",
         match &s.relay {
-            None => "single laps: the move ends with its last seed".into(),
-            Some(c) => format!(
+            Relay::Never => "single laps: the move ends with its last seed".into(),
+            Relay::Landing(c) => format!(
                 "relay: when the last seed of a lap lands in a hole where {}, that hole is lifted and sown on",
                 condition(c)
             ),
+            Relay::NextHole => "relay: when a lap ends, the hole after its last one, if it holds seeds, is lifted and sown on".into(),
         },
     );
     if s.store_extra_turn {
@@ -163,6 +231,9 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     }
     for c in &p.captures {
         say("Captures", &c.name, capture(c));
+    }
+    for h in &p.houses {
+        say("Houses", &h.name, house(h));
     }
     if let Some(f) = &p.feeding {
         let judged = match f.judged {
@@ -177,10 +248,12 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         say(
             "Feeding",
             "unfeedable",
-            format!(
-                "if none is, the game ends and the board goes {}",
-                award(f.unfeedable)
-            ),
+            match f.unfeedable {
+                Unfeedable::Ends(a) => {
+                    format!("if none is, the game ends and the board goes {}", award(a))
+                }
+                Unfeedable::AnyMove => "if none is, any move may be played".into(),
+            },
         );
     }
     let e = &p.ending;
@@ -204,12 +277,34 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     if let Some(a) = e.majority {
         say("End", "majority", format!("when a player has captured more than half the seeds (or both half), the game ends; the board goes {}", award(a)));
     }
-    if let Some(a) = e.empty_row {
+    if let Some((which, a)) = e.empty_row {
+        let row = match which {
+            RowTest::Either => "a row",
+            RowTest::Mover => "the mover's own holes",
+            RowTest::Opponent => "the opponent's holes",
+        };
         say(
             "End",
             "empty row",
             format!(
-                "when a move leaves a row empty, the game ends; the board goes {}",
+                "when a move leaves {row} empty, the game ends; the board goes {}",
+                award(a)
+            ),
+        );
+    }
+    if let Some(a) = e.singletons {
+        say(
+            "End",
+            "singletons",
+            format!("when a move leaves no hole with more than one seed, the game ends; the board goes {}", award(a)),
+        );
+    }
+    if let Some((moves, a)) = e.quiet {
+        say(
+            "End",
+            "no capture for",
+            format!(
+                "after {moves} moves in a row without a capture the game ends; the board goes {}",
                 award(a)
             ),
         );
@@ -254,7 +349,14 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     say(
         "End",
         "winner",
-        "the player who captured more wins; equal totals are a draw".into(),
+        match e.scoring {
+            Scoring::MostCaptured => "the player who captured more wins; equal totals are a draw",
+            Scoring::StuckLoses => "a player who cannot move when it is their turn loses",
+            Scoring::EmptiedWins => {
+                "the first player whose holes are all empty after their own move wins"
+            }
+        }
+        .into(),
     );
     if let Some(m) = &p.matches {
         say(
@@ -340,27 +442,55 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     out
 }
 
-fn capture(c: &Capture) -> String {
-    let when = match c.trigger {
+fn when(t: Trigger) -> &'static str {
+    match t {
         Trigger::EveryDrop => "after every seed",
         Trigger::PassingDrop => "after every seed but the last of a lap",
         Trigger::LapEnd => "after the last seed of a lap",
         Trigger::MoveEnd => "after the last seed of the move",
-    };
-    let mut what = if c.target.opposite {
-        "the hole opposite".to_string()
-    } else {
-        "the hole".to_string()
+    }
+}
+
+fn capture(c: &Capture) -> String {
+    let mut what = match c.target.base {
+        Base::Hole => "the hole".to_string(),
+        Base::Opposite => "the hole opposite".to_string(),
+        Base::HoleAndOpposite => "the hole and the hole opposite".to_string(),
+        Base::Next => "the hole after it".to_string(),
+        Base::AfterNext => "the hole after the next one".to_string(),
+        Base::OppositeOfNext => "the hole opposite the next one".to_string(),
+        Base::Every(ref e) => format!("every hole of the board where {}", condition(e)),
     };
     if c.target.with_capturing_seed {
         what.push_str(" and the capturing seed");
     }
     if let Some(chain) = &c.target.chain {
-        let _ = write!(
-            what,
-            ", and the unbroken run of holes before it where {}",
-            condition(chain)
-        );
+        let limit = if chain.limit == 0 {
+            String::new()
+        } else {
+            format!(" (at most {} each way)", chain.limit)
+        };
+        let _ = match chain.way {
+            ChainWay::Backward => write!(
+                what,
+                ", and the unbroken run of holes before it where {}{limit}",
+                condition(&chain.condition)
+            ),
+            ChainWay::Forward => write!(
+                what,
+                ", and the unbroken run of holes after it where {}{limit}",
+                condition(&chain.condition)
+            ),
+            ChainWay::Both => write!(
+                what,
+                ", and the unbroken runs of holes on both sides of it where {}{limit}",
+                condition(&chain.condition)
+            ),
+            ChainWay::AcrossEmpty => write!(
+                what,
+                ", and on, across each empty hole, the occupied hole beyond it{limit}"
+            ),
+        };
     }
     let to = match c.recipient {
         Recipient::Mover => "the mover",
@@ -368,8 +498,17 @@ fn capture(c: &Capture) -> String {
     };
     let then = match c.effect {
         Effect::Continue => "sowing goes on",
+        Effect::ContinueThenExtraTurn => "sowing goes on, and the mover plays again after the move",
         Effect::EndSowing => "the move ends",
         Effect::ExtraTurn => "the move ends and the mover plays again",
+        Effect::ExtraTurnOnce => "the move ends and the mover plays again, unless this move was itself such a turn",
+        Effect::ContinueFromNext => "the hole after the last one taken is lifted and sown on (if it is empty, the move ends)",
+        Effect::SeedMovesOn => "the capturing seed is lifted and sown on",
+    };
+    let from = if c.from_move > 1 {
+        format!(" (from move {} on)", c.from_move)
+    } else {
+        String::new()
     };
     let slam = match c.grand_slam {
         GrandSlam::Captures => "",
@@ -381,10 +520,56 @@ fn capture(c: &Capture) -> String {
         }
     };
     format!(
-        "\"{}\": {when}, if {}: {to} takes {what}; {then}{slam}",
+        "\"{}\": {}{from}, if {}: {to} takes {what}; {then}{slam}",
         c.name,
+        when(c.trigger),
         condition(&c.condition)
     )
+}
+
+fn house(h: &HouseRule) -> String {
+    let owner = match h.owner {
+        Recipient::Mover => "the mover's",
+        Recipient::Owner => "its owner's",
+    };
+    let mut limits = Vec::new();
+    if h.per_player > 0 {
+        limits.push(format!("at most {} per player", h.per_player));
+    }
+    if h.not_matching {
+        limits.push("not at the place in its row of the other player's house".to_string());
+    }
+    let limits = if limits.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", limits.join("; "))
+    };
+    let contents = match h.contents {
+        HouseContents::Captured => "its seeds are captured by its owner",
+        HouseContents::Kept => "its seeds stay in it",
+    };
+    let sown = match h.sown {
+        HouseSown::ToOwner => "seeds sown into it later go to its owner",
+        HouseSown::Kept => "seeds sown into it later stay there, its owner's",
+    };
+    let then = if h.ends_move {
+        "the move ends"
+    } else {
+        "sowing goes on"
+    };
+    format!(
+        "\"{}\": {}, if {}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from",
+        h.name,
+        when(h.trigger),
+        condition(&h.condition)
+    )
+}
+
+fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Counterclockwise => "counterclockwise (increasing hole numbers)",
+        Direction::Clockwise => "clockwise (decreasing hole numbers)",
+    }
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, ...
@@ -409,10 +594,27 @@ fn condition(c: &Condition) -> String {
         SideTest::Own => parts.push("it is on the mover's side".into()),
         SideTest::Opponent => parts.push("it is on the opponent's side".into()),
     }
-    match c.opposite {
-        OppositeTest::Any => {}
-        OppositeTest::Empty => parts.push("the hole opposite is empty".into()),
-        OppositeTest::Occupied => parts.push("the hole opposite holds seeds".into()),
+    match c.place {
+        PlaceTest::Any => {}
+        PlaceTest::EndHole => parts.push("it is an end hole of its row".into()),
+        PlaceTest::NotLastHole => parts.push("it is not the last hole of its row".into()),
+    }
+    if c.opposite == CountTest::exactly(&[0]) {
+        parts.push("the hole opposite is empty".into());
+    } else if c.opposite == CountTest::at_least(1) {
+        parts.push("the hole opposite holds seeds".into());
+    } else if c.opposite != CountTest::ANY {
+        parts.push(format!("the hole opposite: {}", count(c.opposite)));
+    }
+    if c.opposite_equal {
+        parts.push("the hole opposite holds as many".into());
+    }
+    if c.next == CountTest::exactly(&[0]) {
+        parts.push("the next hole is empty".into());
+    } else if c.next == CountTest::at_least(1) {
+        parts.push("the next hole holds seeds".into());
+    } else if c.next != CountTest::ANY {
+        parts.push(format!("the next hole: {}", count(c.next)));
     }
     if parts.is_empty() {
         "always".into()
@@ -422,19 +624,43 @@ fn condition(c: &Condition) -> String {
 }
 
 fn count(t: CountTest) -> String {
-    let exact: Vec<String> = (0..64)
-        .filter(|&c| t.mask >> c & 1 == 1)
-        .map(|c: u32| c.to_string())
-        .collect();
-    if t.from == u16::MAX {
-        format!("its count is {}", exact.join(" or "))
-    } else if let Some(first) = exact
-        .first()
-        .filter(|_| t.mask.count_ones() as usize == exact.len() && t.mask.leading_zeros() == 0)
-    {
-        format!("its count is at least {first}")
-    } else {
-        format!("its count is {} or at least {}", exact.join(" or "), t.from)
+    if t == CountTest::parity(true) {
+        return "its count is even".into();
+    }
+    if t == CountTest::parity(false) {
+        return "its count is odd".into();
+    }
+    let exact: Vec<u32> = (0..64).filter(|&c| t.mask >> c & 1 == 1).collect();
+    let list = |counts: &[u32]| {
+        let words: Vec<String> = counts.iter().map(u32::to_string).collect();
+        match words.len() {
+            0 => String::new(),
+            1 => words[0].clone(),
+            n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+        }
+    };
+    match t.large {
+        Large::None => format!("its count is {}", list(&exact)),
+        Large::All => {
+            // A run of exact counts up to 63 that continues beyond: "at least".
+            let low = exact.first().copied().unwrap_or(u32::from(t.from));
+            let run = exact.iter().enumerate().all(|(i, &c)| c == low + i as u32);
+            if run && exact.last().is_none_or(|&c| c == 63) {
+                format!("its count is at least {low}")
+            } else {
+                format!("its count is {} or at least {}", list(&exact), t.from)
+            }
+        }
+        Large::Even | Large::Odd => format!(
+            "its count is {} or an {} count from {}",
+            list(&exact),
+            if t.large == Large::Even {
+                "even"
+            } else {
+                "odd"
+            },
+            t.from
+        ),
     }
 }
 
@@ -444,7 +670,10 @@ fn award(a: Award) -> &'static str {
         Award::PlayerToMove => "to the player to move",
         Award::LastMover => "to the player who moved last",
         Award::Owners => "to the owners of the sides they lie on",
-        Award::Split => "half to each player",
+        Award::Split => "half to each player (an odd seed stays on the board)",
+        Award::SplitOddToPoorer => "half to each player, an odd seed to the one who captured fewer",
+        Award::Opponent => "to the opponent of the player to move",
+        Award::Starter => "to the player who moved first",
         Award::Nobody => "to nobody",
         Award::PreviousWinner => "to the winner of the previous round",
     }

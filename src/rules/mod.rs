@@ -8,17 +8,22 @@ mod board;
 mod capture;
 mod ending;
 pub mod explain;
+mod house;
 mod matches;
 mod sowing;
 
 pub use board::{BoardRules, Geometry, Side, Stores, MAX_HOLES_PER_ROW, MAX_POSITIONS};
 pub use capture::{
-    Capture, Condition, CountTest, Effect, GrandSlam, OppositeTest, Recipient, SideTest, Target,
-    Trigger,
+    Base, Capture, Chain, ChainWay, Condition, CountTest, Effect, GrandSlam, Large, PlaceTest,
+    Recipient, SideTest, Target, Trigger,
 };
-pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, Scoring};
+pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, RowTest, Scoring};
+pub use house::{HouseContents, HouseRule, HouseSown};
 pub use matches::{Carry, MatchRules, MatchScoring, RoundRule, Starter, Surplus, Territory};
-pub use sowing::{Direction, FeedJudged, Feeding, LapStart, OriginSkip, SkipLaps, Sowing};
+pub use sowing::{
+    Direction, DirectionRule, FeedJudged, Feeding, LapStart, MoveFilter, OriginSkip, Relay, Ring,
+    SkipHoles, SkipLaps, Sowing, Unfeedable,
+};
 
 use serde::Serialize;
 
@@ -29,6 +34,9 @@ pub struct Rules {
     pub provenance: Provenance,
     /// Every rule that rests on an editorial reading (`reading R7`), in file order.
     pub readings: Vec<ReadingMark>,
+    /// The readings the file (or a file it extends) declares, beyond the shipped R1–R16:
+    /// number and what the gap is and what was chosen. Not part of the hash.
+    pub declared: Vec<(u16, String)>,
     /// The game itself.
     pub program: Program,
     /// Tables derived from `program.board` and `program.sowing`.
@@ -40,9 +48,13 @@ pub struct Rules {
     /// Seeds in the game.
     #[serde(skip)]
     pub total: u32,
+    /// The content hash of `program`, computed once (see [`Rules::hash`]).
+    #[serde(skip)]
+    hash: u64,
 }
 
-/// Indices into `Program::captures`, by the moment they are tried, in file order.
+/// Indices into `Program::captures`, by the moment they are tried, in file order, and the
+/// flags that let the engine skip what a variant does not use.
 #[derive(Clone, Debug)]
 pub struct Dispatch {
     /// After a seed that is not the last of its lap.
@@ -51,20 +63,26 @@ pub struct Dispatch {
     pub lap_end: Vec<usize>,
     /// After the last seed of the move.
     pub move_end: Vec<usize>,
-    /// Counts that can satisfy some `passing` rule: a quick test that skips the rest.
+    /// Counts that may satisfy some `passing` rule: a quick test that skips the rest.
     pub passing_counts: CountTest,
-    /// Counts that can satisfy some `lap_end` rule.
+    /// Counts that may satisfy some `lap_end` rule.
     pub lap_end_counts: CountTest,
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
-    /// endless sowing, no drop cap within reach) and no forbidden grand slam.
+    /// endless sowing, no drop cap within reach), no forbidden grand slam, no move filter.
     pub candidates_legal: bool,
     /// Stores are sown: a drop may land in one.
     pub sown_stores: bool,
-    /// Feeding is judged on the first lap, so drops into the opponent's row are watched.
+    /// Feeding is judged on the first lap, or a move filter looks at it: drops of the first
+    /// lap are watched.
     pub track_first_lap: bool,
-    /// Something must be looked at after each drop (captures, stores, feeding); if not, the
-    /// drop loop is bare.
+    /// Something must be looked at after each drop (captures, stores, feeding, houses,
+    /// skipped holes); if not, the drop loop is bare.
     pub watch_drops: bool,
+    /// Houses can be made: drops into houses and house rules are looked at.
+    pub houses: bool,
+    /// The variant uses only the sources' own rule families (see `engine::sow`), so the
+    /// engine can run its plain loop.
+    pub plain: bool,
 }
 
 impl Dispatch {
@@ -76,45 +94,78 @@ impl Dispatch {
                 .collect()
         };
         let counts = |rules: &[usize]| {
-            rules.iter().fold(
-                CountTest {
-                    mask: 0,
-                    from: u16::MAX,
-                },
-                |acc, &i| {
-                    let c = captures[i].condition.count;
-                    CountTest {
-                        mask: acc.mask | c.mask,
-                        from: acc.from.min(c.from),
-                    }
-                },
-            )
+            rules.iter().fold(CountTest::NONE, |acc, &i| {
+                // A rule that looks beyond the hole's own count, or takes from elsewhere, is
+                // tried whatever the count.
+                let c = &captures[i];
+                if matches!(c.target.base, Base::Every(_)) || !c.condition.is_count_only() {
+                    CountTest::ANY
+                } else {
+                    acc.or(c.condition.count)
+                }
+            })
         };
         let passing = select(&[Trigger::EveryDrop, Trigger::PassingDrop]);
-        let lap_end = select(&[Trigger::EveryDrop, Trigger::LapEnd]);
+        let mut lap_end = select(&[Trigger::EveryDrop, Trigger::LapEnd]);
+        let move_end = select(&[Trigger::MoveEnd]);
+        let houses = !program.houses.is_empty();
         let total: u32 = program.board.layout.iter().map(|&n| u32::from(n)).sum();
-        let candidates_legal = program.sowing.relay.is_none()
-            && total < program.sowing.drop_cap
-            && captures
-                .iter()
-                .all(|c| c.grand_slam != GrandSlam::Forbidden);
-        let sown_stores = program.board.stores == Stores::Sown;
-        let track_first_lap = program
-            .feeding
-            .is_some_and(|f| f.judged == FeedJudged::FirstLap);
+        let sowing = &program.sowing;
+        let candidates_legal = sowing.relay == Relay::Never
+            && total < sowing.drop_cap
+            && sowing.move_filter.is_none()
+            && captures.iter().all(|c| {
+                c.grand_slam != GrandSlam::Forbidden
+                    && !matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn)
+            });
+        let sown_stores = program.board.stores.sown();
+        let track_first_lap = sowing.move_filter.is_some()
+            || program
+                .feeding
+                .is_some_and(|f| f.judged == FeedJudged::FirstLap);
+        lap_end.sort_unstable();
+        let plain_condition = |c: &Condition| {
+            c.place == PlaceTest::Any && c.next == CountTest::ANY && !c.opposite_equal
+        };
+        let plain = !houses
+            && sowing.skip_holes.is_none()
+            && sowing.move_filter.is_none()
+            && match &sowing.relay {
+                Relay::Never => true,
+                Relay::Landing(c) => plain_condition(c),
+                Relay::NextHole => false,
+            }
+            && captures.iter().all(|c| {
+                plain_condition(&c.condition)
+                    && matches!(c.target.base, Base::Hole | Base::Opposite)
+                    && c.target.chain.is_none_or(|chain| {
+                        chain.way == ChainWay::Backward
+                            && chain.limit == 0
+                            && plain_condition(&chain.condition)
+                    })
+                    && matches!(
+                        c.effect,
+                        Effect::Continue | Effect::EndSowing | Effect::ExtraTurn
+                    )
+                    && c.from_move == 1
+            });
         Dispatch {
+            plain,
             candidates_legal,
             sown_stores,
             track_first_lap,
             watch_drops: sown_stores
                 || track_first_lap
+                || houses
+                || sowing.skip_holes.is_some()
                 || !passing.is_empty()
                 || !lap_end.is_empty(),
+            houses,
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
             passing,
             lap_end,
-            move_end: select(&[Trigger::MoveEnd]),
+            move_end,
         }
     }
 }
@@ -128,6 +179,8 @@ pub struct Program {
     pub sowing: Sowing,
     /// Capture rules in file order; at most one fires per drop, the first that matches.
     pub captures: Vec<Capture>,
+    /// Ways holes become houses, in file order.
+    pub houses: Vec<HouseRule>,
     /// The obligation to feed an opponent whose row is empty, if the variant has one.
     pub feeding: Option<Feeding>,
     /// How a game ends and who gets what is left.
@@ -162,7 +215,7 @@ impl Provenance {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReadingMark {
     /// The reading's number, `7` for R7.
-    pub number: u8,
+    pub number: u16,
     /// Where the mark stands, e.g. `capture "opposite"` or `end.last seeds`.
     pub rule: String,
 }
@@ -170,13 +223,21 @@ pub struct ReadingMark {
 impl Rules {
     /// Builds the derived tables for `program`. `lang` is the usual way in; this is public so
     /// tests and tools can tweak a program and rebuild.
-    pub fn new(provenance: Provenance, readings: Vec<ReadingMark>, program: Program) -> Rules {
+    pub fn new(
+        provenance: Provenance,
+        readings: Vec<ReadingMark>,
+        declared: Vec<(u16, String)>,
+        program: Program,
+    ) -> Rules {
         let geometry = Geometry::new(&program.board, &program.sowing);
         let dispatch = Dispatch::new(&program);
         let total = program.board.layout.iter().map(|&n| u32::from(n)).sum();
+        let canonical = serde_json::to_vec(&program).expect("the rule program serialises");
         Rules {
+            hash: fnv1a(&canonical),
             provenance,
             readings,
+            declared,
             program,
             geometry,
             dispatch,
@@ -199,18 +260,28 @@ impl Rules {
         self.total
     }
 
+    /// What reading `number` says: the file's own declaration, or the shipped gloss.
+    pub fn reading_text(&self, number: u16) -> &str {
+        self.declared
+            .iter()
+            .find(|(n, _)| *n == number)
+            .map_or_else(|| reading_gloss(number), |(_, text)| text.as_str())
+    }
+
     /// The sorted, distinct reading numbers the rules rest on.
-    pub fn reading_numbers(&self) -> Vec<u8> {
-        let mut numbers: Vec<u8> = self.readings.iter().map(|r| r.number).collect();
+    pub fn reading_numbers(&self) -> Vec<u16> {
+        let mut numbers: Vec<u16> = self.readings.iter().map(|r| r.number).collect();
         numbers.sort_unstable();
         numbers.dedup();
         numbers
     }
 
-    /// A content hash of the rule program (not of names or comments), as 16 hex digits.
-    /// Two files that spell the same rules differently hash the same.
+    /// A content hash of the rule program (not of names, comments or readings), as 16 hex
+    /// digits: FNV-1a (64 bit) of the program's canonical JSON serialisation (fields in
+    /// declaration order, no spaces). Two files that spell the same rules differently hash the
+    /// same; computed once, when the rules are built.
     pub fn hash(&self) -> String {
-        format!("{:016x}", fnv1a(format!("{:?}", self.program).as_bytes()))
+        format!("{:016x}", self.hash)
     }
 }
 
@@ -221,8 +292,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The editorial readings of `readings.md`, by number, each with the gap it fills.
-pub const READINGS: [(u8, &str); 16] = [
+/// The shipped editorial readings (`docs/readings.md`), by number, each with the gap it fills.
+pub const READINGS: [(u16, &str); 16] = [
     (
         1,
         "only a drop that makes a hole's count exactly 4 forms a casa",
@@ -271,8 +342,8 @@ pub const READINGS: [(u8, &str); 16] = [
     ),
 ];
 
-/// The gap a reading fills, for reports.
-pub fn reading_gloss(number: u8) -> &'static str {
+/// The gap a shipped reading fills, for reports; empty for other numbers.
+pub fn reading_gloss(number: u16) -> &'static str {
     READINGS
         .iter()
         .find(|(n, _)| *n == number)

@@ -1,8 +1,9 @@
-//! Sowing rules: direction, where a lap starts, origin skipping, relay, store turns, feeding.
+//! Sowing rules: direction, where a lap starts, skipping, relay, store turns, which holes may
+//! be played, feeding.
 
 use serde::Serialize;
 
-use super::capture::Condition;
+use super::capture::{Condition, CountTest};
 use super::ending::Award;
 
 /// The direction seeds travel.
@@ -15,6 +16,49 @@ pub enum Direction {
     Clockwise,
 }
 
+impl Direction {
+    /// `0` counterclockwise, `1` clockwise: the index of the geometry tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other direction.
+    pub fn reverse(self) -> Direction {
+        match self {
+            Direction::Counterclockwise => Direction::Clockwise,
+            Direction::Clockwise => Direction::Counterclockwise,
+        }
+    }
+}
+
+/// How the direction of a move is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum DirectionRule {
+    /// Always this way.
+    Fixed(Direction),
+    /// The mover chooses, move by move.
+    Chosen,
+    /// By the parity of the seeds lifted: an odd number goes this way, an even one the other.
+    ByParity {
+        /// The direction of an odd number of seeds.
+        odd: Direction,
+    },
+    /// By the hole played: holes in the left half of the mover's row (as the mover sees it)
+    /// sow towards the left end (`outward`) or towards the centre; a middle hole of an odd
+    /// row chooses.
+    ByHole {
+        /// The left half sows away from the centre.
+        outward: bool,
+    },
+}
+
+impl DirectionRule {
+    /// Whether a move may be sown both ways (the mover chooses, for some holes at least).
+    pub fn has_choice(self) -> bool {
+        matches!(self, DirectionRule::Chosen | DirectionRule::ByHole { .. })
+    }
+}
+
 /// Where the first seed of a lap goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum LapStart {
@@ -22,6 +66,9 @@ pub enum LapStart {
     NextHole,
     /// Back into the hole just emptied.
     LiftedHole,
+    /// Back into the hole just emptied, unless it held a single seed, which moves on to the
+    /// next hole (Toguz Kumalak).
+    LiftedHoleSingleMovesOn,
 }
 
 /// Whether the emptied hole of a lap is passed over when the sowing comes round to it.
@@ -43,22 +90,74 @@ pub enum SkipLaps {
     First,
 }
 
+/// When a lap ends in a hole, whether the sowing goes on with a new lap, and from where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Relay {
+    /// Single laps: the move ends with its last seed.
+    Never,
+    /// The landing hole, if it meets the condition, is lifted and sown on.
+    Landing(Condition),
+    /// The hole after the landing hole, if it holds seeds, is lifted and sown on ("Indian"
+    /// lapping: Pallanguzhi, Bosh).
+    NextHole,
+}
+
+/// Holes that sowing passes over (besides closed holes and a skipped origin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SkipHoles {
+    /// Holes whose count passes this are passed over.
+    pub count: CountTest,
+    /// The last seed of a lap still goes into such a hole (Kotu-baendum).
+    pub except_last: bool,
+}
+
+/// Which holes a lap runs through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Ring {
+    /// Both rows, round the board.
+    Board,
+    /// The mover's own row only, round and round.
+    OwnRow,
+}
+
+/// A move is legal only if its first lap ends a certain way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum MoveFilter {
+    /// The first lap does not end in an occupied hole of the mover's own (Tapata, Gamacha).
+    NotIntoOccupiedOwn,
+    /// The first lap reaches the opponent's holes, or ends in an empty hole of the mover's own
+    /// (Dabuda, Intotoi).
+    ReachesOpponentOrEmptyOwn,
+}
+
 /// How seeds are sown.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Sowing {
-    /// Direction of travel.
-    pub direction: Direction,
+    /// How the direction of a move is decided.
+    pub direction: DirectionRule,
     /// Where a lap starts.
     pub lap_start: LapStart,
     /// Origin skipping.
     pub origin_skip: OriginSkip,
-    /// When the last seed of a lap lands in a hole matching this, that hole is lifted and sown
-    /// in a new lap; `None` for single-lap sowing.
-    pub relay: Option<Condition>,
+    /// Relay sowing.
+    pub relay: Relay,
     /// A lap ending in the mover's own (sown) store gives another turn.
     pub store_extra_turn: bool,
     /// Safety cap on seeds dropped in one move (R11); reaching it is reported.
     pub drop_cap: u32,
+    /// A hole must hold at least this many seeds to be played.
+    pub min_seeds: u16,
+    /// Holes passed over by sowing, if any.
+    pub skip_holes: Option<SkipHoles>,
+    /// Which holes a lap runs through.
+    pub ring: Ring,
+    /// Each player's first move must start from one of their holes at these places in the row
+    /// (1 is the leftmost as the player sees it), both included.
+    pub first_move: Option<(u8, u8)>,
+    /// Moves prescribed at the start of the game, hole by hole.
+    pub opening: Vec<u8>,
+    /// A move is legal only if its first lap ends this way.
+    pub move_filter: Option<MoveFilter>,
 }
 
 /// How "the move supplies seeds" is judged (R9).
@@ -70,11 +169,20 @@ pub enum FeedJudged {
     FirstLap,
 }
 
+/// What happens when no move can feed an opponent whose row is empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Unfeedable {
+    /// The game ends and the board goes to this party (R8).
+    Ends(Award),
+    /// The duty lapses: any move may be played.
+    AnyMove,
+}
+
 /// The duty to feed an opponent whose row is empty at the start of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Feeding {
     /// How a move is judged to feed.
     pub judged: FeedJudged,
-    /// Who takes the board when no move can feed; the game then ends (R8).
-    pub unfeedable: Award,
+    /// When no move can.
+    pub unfeedable: Unfeedable,
 }

@@ -76,6 +76,8 @@ impl Expect {
 
 const SYNTAX: &str = "sowlab::syntax";
 const DUPLICATE_HELP: &str = "a file may override an inherited rule, but give each rule once";
+const READING_HELP: &str =
+    "declare a reading of the file's own, from R17, in a `readings` block: `readings { R17: \"...\" }`";
 
 /// Every bad file and the errors it must give, in the order given (by file, then position).
 const EXPECTED: &[(&str, &[Expect])] = &[
@@ -87,6 +89,188 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "capture \"casa\" {",
             "capture `casa` needs `on:`",
         )],
+    ),
+    (
+        "capture-ranges",
+        &[
+            at(
+                "sowlab::out_of_range",
+                "7:7",
+                "count is 2 to 70",
+                "the end of a count range must be between 0 and 63, not 70",
+            ),
+            at(
+                "sowlab::out_of_range",
+                "8:56",
+                "0",
+                "the holes a chain may take must be between 1 and 255, not 0",
+            ),
+            at(
+                "sowlab::out_of_range",
+                "9:3",
+                "from move: 0",
+                "the first move a capture may be made on must be between 1 and 10000000, not 0",
+            ),
+            at(
+                "sowlab::condition::contradiction",
+                "14:22",
+                "next occupied",
+                "this condition can never hold: no count meets `next empty` and `next occupied` at once",
+            ),
+        ],
+    ),
+    (
+        "capturing-seed-moves-on",
+        &[
+            at(
+                "sowlab::needs",
+                "8:3",
+                "take: hole and capturing seed",
+                "`and capturing seed` needs a capture from the opposite hole (the capturing seed is not in it)",
+            ),
+            at(
+                "sowlab::clash",
+                "8:3",
+                "take: hole and capturing seed",
+                "`take` cannot hold here: `then: the capturing seed moves on` needs the seed left in its hole",
+            ),
+            at(
+                "sowlab::clash",
+                "9:3",
+                "then: the capturing seed moves on",
+                "`then: the capturing seed moves on` cannot hold here: the capture takes the capturing seed (take the opposite hole only)",
+            ),
+        ],
+    ),
+    (
+        "clash-skip-origin-lifted-hole",
+        &[
+            at(
+                "sowlab::clash",
+                "5:3",
+                "laps start: lifted hole",
+                "`laps start` cannot hold here: `skip origin` asks for the lifted hole to be passed over",
+            ),
+            at(
+                "sowlab::clash",
+                "6:3",
+                "skip origin: always",
+                "`skip origin` cannot hold here: laps start in the lifted hole, so the sowing never comes round to it",
+            ),
+        ],
+    ),
+    (
+        "end-and-match-rules",
+        &[
+            at(
+                "sowlab::out_of_range",
+                "7:3",
+                "no capture for: 0 moves, to owners",
+                "the moves without a capture must be between 1 and 10000000, not 0",
+            ),
+            at(
+                "sowlab::needs",
+                "12:3",
+                "surplus: opponent holes",
+                "`surplus` needs `refill: N per hole` (rounds here start from the layout)",
+            ),
+            at(
+                "sowlab::out_of_range",
+                "14:3",
+                "first to: 6 rounds",
+                "the rounds to win must be between 1 and 5, not 6",
+            ),
+        ],
+    ),
+    (
+        "house-mid-lap",
+        &[
+            at(
+                "sowlab::needs",
+                "5:3",
+                "on: every drop but the last of a lap",
+                "`on` needs the last drop of a lap or of the move for a house",
+            ),
+            at(
+                "sowlab::capture::missing",
+                "9:1",
+                "house \"walda\" {",
+                "house `walda` needs `on:`",
+            ),
+            at(
+                "sowlab::out_of_range",
+                "11:3",
+                "limit: 0 per player",
+                "the houses per player must be between 1 and 32, not 0",
+            ),
+        ],
+    ),
+    (
+        "no-such-house",
+        &[at(
+            "sowlab::house::no_such",
+            "4:1",
+            "no house \"tuzdyk\"",
+            "there is no house `tuzdyk` to remove",
+        )],
+    ),
+    (
+        "opening-hole",
+        &[
+            at(
+                "sowlab::sowing::opening",
+                "5:3",
+                "opening: 8, 2",
+                "hole 8 is not south's, whose move it is in the opening",
+            ),
+            at(
+                "sowlab::sowing::opening",
+                "5:3",
+                "opening: 8, 2",
+                "hole 2 is not north's, whose move it is in the opening",
+            ),
+        ],
+    ),
+    (
+        "previous-winner-no-match",
+        &[at(
+            "sowlab::needs",
+            "5:3",
+            "last seeds: at most 4 after each capture, to previous winner",
+            "`to previous winner` needs a `match` block: only a match has a previous round",
+        )],
+    ),
+    (
+        "shipped-reading",
+        &[at(
+            "sowlab::reading",
+            "5:3",
+            "R7: \"no capture when the hole opposite is empty\"",
+            "R7 is a shipped reading (docs/readings.md); number the file's own readings from R17",
+        )],
+    ),
+    (
+        "sowing-ranges",
+        &[
+            at(
+                "sowlab::out_of_range",
+                "6:3",
+                "min seeds: 0",
+                "min seeds must be between 1 and 48, not 0",
+            ),
+            at(
+                "sowlab::condition::contradiction",
+                "7:3",
+                "first move: own holes 5 to 2",
+                "this condition can never hold: no hole lies between 5 and 2",
+            ),
+            at(
+                "sowlab::condition::contradiction",
+                "8:23",
+                "7 to 3",
+                "this condition can never hold: no count lies between 7 and 3",
+            ),
+        ],
     ),
     (
         "contradiction-counts",
@@ -250,8 +434,9 @@ const EXPECTED: &[(&str, &[Expect])] = &[
                 "sowlab::reading",
                 "19:41",
                 "R99",
-                "there is no reading R99; the readings are R1 to R16 (rules/readings.md)",
-            ),
+                "there is no reading R99; the shipped readings are R1 to R16 (docs/readings.md)",
+            )
+            .help(READING_HELP),
         ],
     ),
     (
@@ -260,8 +445,8 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "5:1",
             "}",
-            "unexpected `}`; expected `board`, `capture`, `end`, `feeding`, `game`, `match`, \
-             `no`, `sowing` or end of file",
+            "unexpected `}`; expected `board`, `capture`, `end`, `feeding`, `game`, `house`, \
+             `match`, `no`, `readings`, `sowing` or end of file",
         )],
     ),
     (
@@ -275,8 +460,8 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "6:3",
             "rellay",
-            "unexpected `rellay`; expected `direction`, `drop`, `extra`, `laps`, `reading`, \
-             `relay`, `skip` or `}`",
+            "unexpected `rellay`; expected `direction`, `drop`, `extra`, `first`, `laps`, `min`, \
+             `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
     ),
@@ -287,7 +472,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "6:1",
             "players",
             "unexpected `players`; expected `board`, `capture`, `end`, `feeding`, `game`, \
-             `match`, `no`, `sowing` or end of file",
+             `house`, `match`, `no`, `readings`, `sowing` or end of file",
         )],
     ),
     (
@@ -317,8 +502,9 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "sowlab::reading",
             "5:33",
             "R17",
-            "there is no reading R17; the readings are R1 to R16 (rules/readings.md)",
-        )],
+            "there is no reading R17; the shipped readings are R1 to R16 (docs/readings.md)",
+        )
+        .help(READING_HELP)],
     ),
 ];
 
@@ -604,6 +790,10 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
         CompileErrorKind::NoSuchCapture { .. } => "NoSuchCapture",
         CompileErrorKind::UnknownReading { .. } => "UnknownReading",
         CompileErrorKind::UnknownSetting { .. } => "UnknownSetting",
+        CompileErrorKind::ShippedReading { .. } => "ShippedReading",
+        CompileErrorKind::NoSuchHouse { .. } => "NoSuchHouse",
+        CompileErrorKind::OpeningHole { .. } => "OpeningHole",
+        CompileErrorKind::Clash { .. } => "Clash",
     }
 }
 
@@ -626,6 +816,10 @@ const ALL_KINDS: &[&str] = &[
     "NoSuchCapture",
     "UnknownReading",
     "UnknownSetting",
+    "ShippedReading",
+    "NoSuchHouse",
+    "OpeningHole",
+    "Clash",
 ];
 
 // ------------------------------------------------------------------------------ bad files
@@ -759,13 +953,13 @@ fn too_large_numbers_and_readings_name_what_was_written() {
             "board { holes: 6 per row reading R999 }",
             "sowlab::reading",
             "R999",
-            "there is no reading R999; the readings are R1 to R16 (rules/readings.md)",
+            "there is no reading R999; the shipped readings are R1 to R16 (docs/readings.md)",
         ),
         (
             "board { holes: 6 per row reading R0 }",
             "sowlab::reading",
             "R0",
-            "there is no reading R0; the readings are R1 to R16 (rules/readings.md)",
+            "there is no reading R0; the shipped readings are R1 to R16 (docs/readings.md)",
         ),
         (
             "board { holes: 999999999999999999999999999999 per row }",
