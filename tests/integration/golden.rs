@@ -288,19 +288,20 @@ fn run(case: &Case, rules: &Rules) -> Result<(), String> {
     Ok(())
 }
 
+/// Every `tests/golden/**/*.trace`, sorted.
 fn trace_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(util::path("tests/golden")).unwrap() {
-        let dir = dir.unwrap().path();
-        if dir.is_dir() {
-            files.extend(
-                std::fs::read_dir(&dir)
-                    .unwrap()
-                    .map(|f| f.unwrap().path())
-                    .filter(|p| p.extension().is_some_and(|e| e == "trace")),
-            );
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|e| e == "trace") {
+                files.push(path);
+            }
         }
     }
+    let mut files = Vec::new();
+    walk(&util::path("tests/golden"), &mut files);
     files.sort();
     files
 }
@@ -309,11 +310,13 @@ fn trace_files() -> Vec<PathBuf> {
 /// but never fails.
 fn check(name: &str, text: &str) -> Result<(), String> {
     let case = parse(text)?;
-    if Path::new(name)
+    // `tests/golden/<variant>/<case>.trace`: the folder names the variant file, as
+    // `variants/<variant>.sow` (`catalogue/awale` for a catalogue game).
+    let folder = Path::new(name)
         .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|d| d != case.variant.as_str())
-    {
+        .and_then(|d| d.strip_prefix("tests/golden").ok())
+        .map(|d| d.to_string_lossy().replace('\\', "/"));
+    if folder.as_deref().is_some_and(|d| d != case.variant.as_str()) {
         return Err(format!("the folder is not the variant `{}`", case.variant));
     }
     match (

@@ -1,5 +1,6 @@
 //! The integration tests, one binary (ripgrep's layout): each module covers one area.
 
+mod catalogue;
 mod cli;
 mod diagnostics;
 mod golden;
