@@ -444,6 +444,9 @@ impl<'r> Game<'r> {
         if position.houses() & bit != 0 {
             return Refusal::House;
         }
+        if position.locked & bit != 0 {
+            return Refusal::Locked;
+        }
         if position.seeds[hole] == 0 {
             return Refusal::Empty;
         }

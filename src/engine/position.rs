@@ -22,6 +22,8 @@ pub struct Position {
     /// Houses, as a bit mask: holes that became a player's property (their owner is in
     /// `north`); never played, relayed or captured from.
     pub(crate) houses: u64,
+    /// Holes their owner may not play: played, and not yet sown into by the opponent (Adi).
+    pub(crate) locked: u64,
     pub(crate) to_move: Side,
     pub(crate) holes: u8,
     /// Seeds in the game: holes plus stores.
@@ -63,6 +65,7 @@ impl Position {
             closed: 0,
             north: rules.geometry.side_mask[Side::North.index()],
             houses: 0,
+            locked: 0,
             to_move: board.starter,
             holes: rules.holes() as u8,
             total: rules.total_seeds() as u16,
@@ -79,6 +82,7 @@ impl Position {
             closed,
             north,
             houses: 0,
+            locked: 0,
             to_move,
             holes: board.len() as u8,
             total: board.iter().sum(),
@@ -250,10 +254,8 @@ impl Position {
     /// `min_seeds` seeds (at least one), as a bit mask.
     #[inline]
     pub fn candidates(&self, side: Side, min_seeds: u16) -> u64 {
-        self.holding(
-            self.owned(side) & !self.closed & !self.houses,
-            min_seeds.max(1),
-        )
+        let playable = self.owned(side) & !self.closed & !self.houses & !self.locked;
+        self.holding(playable, min_seeds.max(1))
     }
 
     /// A cheap 64-bit fingerprint of the position, for the repetition table.
@@ -274,7 +276,11 @@ impl Position {
             .iter()
             .fold(0u64, |w, &n| w << 16 | u64::from(n));
         h = (h.rotate_left(23) ^ tail).wrapping_mul(0x5851_f42d_4c95_7f2d);
-        h ^ (h >> 31) ^ self.closed ^ self.north.rotate_left(32) ^ self.houses.rotate_left(16)
+        h ^ (h >> 31)
+            ^ self.closed
+            ^ self.north.rotate_left(32)
+            ^ self.houses.rotate_left(16)
+            ^ self.locked.rotate_left(48)
     }
 }
 

@@ -9,7 +9,8 @@
 use serde::Serialize;
 
 use crate::rules::{
-    Carry, DirectionRule, MatchRules, MatchScoring, Rules, Side, Starter, Surplus, Territory,
+    Carry, DirectionRule, MatchRules, MatchScoring, Refill, Rules, Side, Starter, Surplus,
+    Territory,
 };
 
 use super::game::{Game, Outcome};
@@ -67,7 +68,7 @@ pub struct RoundResult {
 
 /// The board a refill made for the next round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Refill {
+pub struct NextRound {
     /// The round it starts, from 2.
     pub round: u16,
     /// Seeds in holes `0..2N`.
@@ -238,7 +239,7 @@ impl<'r> Match<'r> {
     ///
     /// # Panics
     /// If the round's game is not over, or the match already is.
-    pub fn next_round(&mut self) -> (RoundResult, Option<Refill>) {
+    pub fn next_round(&mut self) -> (RoundResult, Option<NextRound>) {
         assert!(self.outcome.is_none(), "the match is over");
         let outcome = self.game.outcome().expect("the round's game is over");
         let position = *self.game.position();
@@ -270,28 +271,23 @@ impl<'r> Match<'r> {
             self.outcome = Some(end);
             return (result, None);
         }
-        let starter = self.next_starter(outcome.winner);
+        let starter = self.next_starter(outcome.winner, holdings);
         let (board, north, closed, reserve) = match self.matches.carry {
             Carry::Fresh => {
                 let initial = Position::initial(self.rules);
                 (initial.board().to_vec(), initial.north, 0, [0; 2])
             }
-            Carry::Refill {
-                per_hole,
-                close_unfilled,
-                surplus,
-                territory,
-            } => {
-                let held = match territory {
+            Carry::Refill(ref refill) => {
+                let held = match refill.territory {
                     Territory::Rows => Position::initial(self.rules).north,
                     Territory::Kept => position.north,
                 };
                 let fill = Fill {
                     rules: self.rules,
-                    per_hole,
+                    refill,
                     held_by_north: held,
                 };
-                fill.refill(holdings, surplus, close_unfilled)
+                fill.refill(holdings)
             }
         };
         if board.iter().all(|&n| n == 0) {
@@ -305,7 +301,7 @@ impl<'r> Match<'r> {
         self.reserve = reserve;
         let next = Position::for_round(&board, north, closed, starter);
         self.game = Game::for_round(self.rules, next, round + 1, outcome.winner);
-        let refill = Refill {
+        let refill = NextRound {
             round: round + 1,
             board,
             closed,
@@ -361,13 +357,19 @@ impl<'r> Match<'r> {
         }
     }
 
-    /// Who starts the next round, given the winner of the last (R13).
-    fn next_starter(&self, winner: Option<Side>) -> Side {
+    /// Who starts the next round, given the winner of the last (R13) and what each holds.
+    fn next_starter(&self, winner: Option<Side>, holdings: [u32; 2]) -> Side {
         let other = self.starter.other();
+        let poorer = match holdings[0].cmp(&holdings[1]) {
+            std::cmp::Ordering::Less => Some(Side::South),
+            std::cmp::Ordering::Greater => Some(Side::North),
+            std::cmp::Ordering::Equal => None,
+        };
         match (self.matches.starter, winner) {
             (Starter::RoundWinner, Some(w)) => w,
             (Starter::RoundLoser, Some(w)) => w.other(),
             (Starter::PreviousStarter, _) => self.starter,
+            (Starter::Poorer, _) => poorer.unwrap_or(other),
             (Starter::RoundWinner | Starter::RoundLoser | Starter::Alternate, _) => other,
         }
     }
@@ -376,68 +378,113 @@ impl<'r> Match<'r> {
 /// A refill of the board from what the players hold (R12).
 struct Fill<'r> {
     rules: &'r Rules,
-    per_hole: u16,
+    refill: &'r Refill,
     /// The holes each player fills first: North's, as a mask (South's are the others).
     held_by_north: u64,
 }
 
 impl Fill<'_> {
-    /// The holes, in sowing order from `side`'s first hole, all the way round the board.
+    /// The holes, in the order `side` fills them: in sowing order from their first hole (or
+    /// against it from their last), all the way round the board.
     fn order(&self, side: Side) -> impl Iterator<Item = usize> {
         let holes = self.rules.holes();
         let n = holes / 2;
         let clockwise = self.rules.program.sowing.direction
             == DirectionRule::Fixed(crate::rules::Direction::Clockwise);
-        let first = match (side, clockwise) {
-            (Side::South, false) => 0,
-            (Side::North, false) => n,
-            (Side::South, true) => n - 1,
-            (Side::North, true) => holes - 1,
+        // Counterclockwise, a row runs 0..n and n..2n; clockwise, the other way round.
+        let (first, last) = match side {
+            Side::South => (0, n - 1),
+            Side::North => (n, holes - 1),
+        };
+        let (start, down) = match (clockwise, self.refill.from_last) {
+            (false, false) => (first, false),
+            (false, true) => (last, true),
+            (true, false) => (last, true),
+            (true, true) => (first, false),
         };
         (0..holes).map(move |i| {
-            if clockwise {
-                (first + holes - i) % holes
+            if down {
+                (start + holes - i) % holes
             } else {
-                (first + i) % holes
+                (start + i) % holes
             }
         })
     }
 
-    /// Each player fills the holes they hold, in sowing order from their first hole, while
-    /// they have `per_hole` seeds; with `OpponentHoles` surplus then fills the other player's
-    /// unfilled holes, which change owner. Returns the board, North's holes, the closed holes
-    /// and the reserves.
-    fn refill(
-        &self,
-        holdings: [u32; 2],
-        surplus: Surplus,
-        close_unfilled: bool,
-    ) -> (Vec<u16>, u64, u64, [u16; 2]) {
-        let holes = self.rules.holes();
+    /// Whether `side` holds `hole` before the refill.
+    fn held(&self, side: Side, hole: usize) -> bool {
+        (self.held_by_north >> hole & 1 == 1) == (side == Side::North)
+    }
+
+    /// Fills the holes in turn: each player their own holes, in their order, while they have
+    /// `per_hole` seeds (the richer only at the poorer's places, when mirrored); surplus then
+    /// fills the other player's unfilled holes, which change owner; the two remainders may
+    /// go into one more hole. Returns the board, North's holes, the closed holes and the
+    /// reserves.
+    fn refill(&self, holdings: [u32; 2]) -> (Vec<u16>, u64, u64, [u16; 2]) {
+        let rules = self.rules;
+        let refill = self.refill;
+        let holes = rules.holes();
+        let n = holes / 2;
         let mut board = vec![0u16; holes];
         let mut budget = holdings;
         let mut north = self.held_by_north;
-        let per_hole = u32::from(self.per_hole);
-        let held = |side: Side, hole: usize| {
-            (self.held_by_north >> hole & 1 == 1) == (side == Side::North)
+        let per_hole = u32::from(refill.per_hole);
+        let place = |hole: usize| if hole < n { hole } else { hole - n };
+        let poorer = if holdings[0] <= holdings[1] {
+            Side::South
+        } else {
+            Side::North
         };
-        for side in Side::BOTH {
-            for hole in self.order(side).filter(|&h| held(side, h)) {
+        let mut poorer_places = 0u64;
+        for side in [poorer, poorer.other()] {
+            for hole in self.order(side).filter(|&h| self.held(side, h)) {
+                let mirrored = refill.mirrored && side != poorer;
+                if mirrored && poorer_places >> place(hole) & 1 == 0 {
+                    continue;
+                }
                 if budget[side.index()] >= per_hole {
-                    board[hole] = self.per_hole;
+                    board[hole] = refill.per_hole;
                     budget[side.index()] -= per_hole;
+                    if side == poorer {
+                        poorer_places |= 1 << place(hole);
+                    }
                 }
             }
         }
-        if surplus == Surplus::OpponentHoles {
+        if refill.surplus == Surplus::OpponentHoles && !refill.mirrored {
             for side in Side::BOTH {
                 let other = side.other();
-                for hole in self.order(other).filter(|&h| held(other, h)) {
+                for hole in self.order(other).filter(|&h| self.held(other, h)) {
                     if board[hole] == 0 && budget[side.index()] >= per_hole {
-                        board[hole] = self.per_hole;
+                        board[hole] = refill.per_hole;
                         budget[side.index()] -= per_hole;
                         north ^= 1 << hole;
                     }
+                }
+            }
+        }
+        if refill.leftover_hole && budget[0] > 0 && budget[1] > 0 && budget[0] != budget[1] {
+            let larger = if budget[0] > budget[1] {
+                Side::South
+            } else {
+                Side::North
+            };
+            // The larger remainder's next empty hole: its own first, then the other's.
+            let hole = self
+                .order(larger)
+                .find(|&h| board[h] == 0 && self.held(larger, h))
+                .or_else(|| {
+                    let other = larger.other();
+                    self.order(other)
+                        .find(|&h| board[h] == 0 && self.held(other, h))
+                });
+            if let Some(hole) = hole {
+                board[hole] = (budget[0] + budget[1]) as u16;
+                budget = [0, 0];
+                match larger {
+                    Side::North => north |= 1 << hole,
+                    Side::South => north &= !(1 << hole),
                 }
             }
         }
@@ -446,7 +493,7 @@ impl Fill<'_> {
             .enumerate()
             .filter(|(_, &n)| n == 0)
             .fold(0u64, |mask, (hole, _)| mask | 1 << hole);
-        let closed = if close_unfilled { unfilled } else { 0 };
+        let closed = if refill.close_unfilled { unfilled } else { 0 };
         // What is left is below one hole's refill, or beyond every hole: it fits in a u16,
         // as every count of the game does.
         let reserve = budget.map(|b| b as u16);

@@ -39,6 +39,9 @@ pub enum Refusal {
     /// The hole is a house: it is never played.
     #[error("it is a house, which is never played")]
     House,
+    /// The hole was played and the opponent has not sown into it since.
+    #[error("it is locked until the opponent sows into it")]
+    Locked,
     /// The opening (or the rule for a first move) asks for another hole now.
     #[error("the opening asks for another hole now")]
     Opening,
@@ -209,6 +212,9 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let mut origin = hole;
         let mut hand = self.lift(hole);
         let mut at = hole;
+        if F::RICH && sowing.lock_played {
+            self.pos.locked |= 1 << hole;
+        }
         // Made only for moves long enough to need it.
         let mut cycle: Option<Cycle> = None;
         loop {
@@ -242,6 +248,13 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 LapStart::LiftedHole => true,
                 LapStart::LiftedHoleSingleMovesOn => hand > 1,
             };
+            // Once a lap has gone round (every position it may visit, once), the rest of it
+            // goes to the opponent's holes only, where the rules say so.
+            let mut round = if F::RICH && sowing.opponent_after_round {
+                (ring & !skip).count_ones()
+            } else {
+                u32::MAX
+            };
             if back && hand > 0 {
                 at = origin;
                 hand -= 1;
@@ -256,6 +269,15 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 }
                 if F::RICH && sowing.skip_holes.is_some() {
                     at = self.pass_skipped(at, hand, skip);
+                }
+                if F::RICH {
+                    round = round.saturating_sub(1);
+                    if round == 0 {
+                        skip |= ring & !opponent;
+                        if ring & !skip == 0 {
+                            skip = self.pos.closed;
+                        }
+                    }
                 }
                 hand -= 1;
                 if self.drop(at, hand, opponent, watch)? {
@@ -313,9 +335,15 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             return Ok(false);
         }
         let dispatch = &self.rules.dispatch;
-        if F::RICH && dispatch.houses && self.pos.houses >> at & 1 == 1 {
-            self.sow_into_house(at);
-            return Ok(false);
+        if F::RICH {
+            if dispatch.houses && self.pos.houses >> at & 1 == 1 {
+                self.sow_into_house(at);
+                return Ok(false);
+            }
+            // The opponent's seed frees a hole its owner had locked by playing it.
+            if self.pos.locked >> at & 1 == 1 && self.pos.owner(at) != self.mover {
+                self.pos.locked &= !(1 << at);
+            }
         }
         if dispatch.track_first_lap && self.out.laps == 1 && opponent >> at & 1 == 1 {
             self.out.fed_first_lap = true;
@@ -328,6 +356,34 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             self.captures(passing, at, hand)?,
             Some(Flow::Over)
         ))
+    }
+
+    /// A lap ended in house `at`: in the other player's, a raid takes the landing seed and
+    /// some more, where the rules say so; the move ends, or the mover plays again.
+    fn raid(&mut self, at: usize) -> Flow {
+        let raid = self.rules.program.houses.first().and_then(|h| h.raid);
+        let Some(raid) = raid.filter(|_| self.pos.owner(at) != self.mover) else {
+            return Flow::Over;
+        };
+        let seeds = self.pos.seeds[at].min(1 + raid.more);
+        if seeds > 0 {
+            let store = self.rules.geometry.store(self.mover);
+            self.pos.seeds[at] -= seeds;
+            self.pos.seeds[store] += seeds;
+            self.out.captures += 1;
+            self.out.captured += u32::from(seeds);
+            self.out.last_capturer = Some(self.mover);
+            self.sink.event(Event::Capture {
+                rule: usize::MAX,
+                holes: 1 << at,
+                seeds,
+                to: self.mover,
+            });
+        }
+        if raid.extra_turn {
+            self.extra_turn(true);
+        }
+        Flow::Over
     }
 
     /// A seed just dropped into a house: it goes to the house's owner, when the rules say so.
@@ -380,7 +436,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             return Ok(Flow::Over);
         }
         if F::RICH && dispatch.houses && self.pos.houses >> at & 1 == 1 {
-            return Ok(Flow::Over);
+            return Ok(self.raid(at));
         }
         if dispatch.lap_end_counts.passes(self.pos.seeds[at]) {
             match self.captures(&dispatch.lap_end, at, 0)? {
@@ -736,6 +792,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             PlaceTest::Any => true,
             PlaceTest::EndHole => g.end_holes >> hole & 1 == 1,
             PlaceTest::NotLastHole => g.last_holes[self.d] >> hole & 1 == 0,
+            PlaceTest::FirstHole => g.first_holes[self.d] >> hole & 1 == 1,
+            PlaceTest::NotFirstHole => g.first_holes[self.d] >> hole & 1 == 0,
         };
         placed
             && (!condition.opposite_equal || across() == count)

@@ -7,7 +7,7 @@
 
 use crate::rules::{
     Award, ChainWay, DirectionRule, Effect, Endless, FeedJudged, GrandSlam, HouseContents,
-    HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Recipient, Ring, RowTest,
+    HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Raid, Recipient, Ring, RowTest,
     Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
 };
 use crate::source::Span;
@@ -183,6 +183,10 @@ pub enum SowingRule {
     Opening(Vec<u16>),
     /// `first lap: ...`
     MoveFilter(MoveFilter),
+    /// `after a round: opponent's holes only`
+    OpponentAfterRound,
+    /// `locked: played holes`
+    LockPlayed,
 }
 
 /// What `take:` names first.
@@ -264,6 +268,8 @@ pub enum HouseRule {
     Sown(HouseSown),
     /// `then: sowing ends | sowing continues`
     Then(Effect),
+    /// `raided: the seed and n more, then ...`
+    Raided(Raid),
 }
 
 /// A rule of the `feeding` block.
@@ -324,6 +330,12 @@ pub enum MatchRule {
     Surplus(Surplus),
     /// `territory: ...`
     Territory(Territory),
+    /// `refill from: last hole` (`true`) or `first hole`
+    RefillFromLast(bool),
+    /// `filled: as many as the poorer`
+    Mirrored,
+    /// `leftover hole: to the larger remainder`
+    LeftoverHole,
     /// `starter: round winner` ...
     Starter(Starter),
     /// `lose below: n`
@@ -374,6 +386,10 @@ pub enum Test {
     EndHole,
     /// `not last hole`
     NotLastHole,
+    /// `first hole`
+    FirstHole,
+    /// `not first hole`
+    NotFirstHole,
     /// `was empty`
     WasEmpty,
     /// `occupied`
@@ -425,6 +441,8 @@ impl Keyed for SowingRule {
             SowingRule::FirstMove(..) => "first move",
             SowingRule::Opening(_) => "opening",
             SowingRule::MoveFilter(_) => "first lap",
+            SowingRule::OpponentAfterRound => "after a round",
+            SowingRule::LockPlayed => "locked",
         }
         .into()
     }
@@ -456,6 +474,7 @@ impl Keyed for HouseRule {
             HouseRule::Contents(_) => "contents",
             HouseRule::Sown(_) => "sown",
             HouseRule::Then(_) => "then",
+            HouseRule::Raided(_) => "raided",
         }
         .into()
     }
@@ -498,6 +517,9 @@ impl Keyed for MatchRule {
             MatchRule::UnfilledClosed(_) => "unfilled holes",
             MatchRule::Surplus(_) => "surplus",
             MatchRule::Territory(_) => "territory",
+            MatchRule::RefillFromLast(_) => "refill from",
+            MatchRule::Mirrored => "filled",
+            MatchRule::LeftoverHole => "leftover hole",
             MatchRule::Starter(_) => "starter",
             MatchRule::LoseBelow(_) => "lose below",
             MatchRule::RoundCap(_) => "round cap",

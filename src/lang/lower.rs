@@ -16,9 +16,9 @@ use crate::rules::{
     self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, DirectionRule,
     Effect, Ending, Endless, FeedJudged, Feeding, GrandSlam, HouseContents, HouseRule as House,
     HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove, OriginSkip, PlaceTest,
-    Program, Provenance, ReadingMark, Recipient, Relay, Ring, RoundRule, Rules, Scoring, Side,
-    SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger, Unfeedable,
-    MAX_HOLES_PER_ROW,
+    Program, Provenance, ReadingMark, Recipient, Refill, Relay, Ring, RoundRule, Rules, Scoring,
+    Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger,
+    Unfeedable, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -371,6 +371,8 @@ impl<'a> Lowering<'a> {
             first_move: None,
             opening: Vec::new(),
             move_filter: None,
+            opponent_after_round: false,
+            lock_played: false,
         };
         let mut skip = None;
         let mut lifted = None;
@@ -438,6 +440,8 @@ impl<'a> Lowering<'a> {
                 }
                 SowingRule::Opening(holes) => opening = Some((at, holes)),
                 SowingRule::MoveFilter(f) => sowing.move_filter = Some(*f),
+                SowingRule::OpponentAfterRound => sowing.opponent_after_round = true,
+                SowingRule::LockPlayed => sowing.lock_played = true,
             }
         }
         if let Some((at, holes)) = opening {
@@ -674,6 +678,7 @@ impl<'a> Lowering<'a> {
                 contents: HouseContents::Captured,
                 sown: HouseSown::ToOwner,
                 ends_move: true,
+                raid: None,
             };
             let mut trigger = None;
             for at in slots.values() {
@@ -698,6 +703,7 @@ impl<'a> Lowering<'a> {
                     HouseRule::NotMatching => house.not_matching = true,
                     HouseRule::Contents(c) => house.contents = *c,
                     HouseRule::Sown(s) => house.sown = *s,
+                    HouseRule::Raided(raid) => house.raid = Some(*raid),
                     HouseRule::Then(e) => match e {
                         Effect::EndSowing => house.ends_move = true,
                         Effect::Continue => house.ends_move = false,
@@ -724,6 +730,20 @@ impl<'a> Lowering<'a> {
                 }
             }
             out.push(house);
+        }
+        // Seeds in a house follow its kind, not the rule that made it: the rules must agree.
+        if let Some(first) = out.first() {
+            if out
+                .iter()
+                .any(|h| h.sown != first.sown || h.raid != first.raid)
+            {
+                let (layer, span) = self.header(&out[1].name, false);
+                let kind = CompileErrorKind::Clash {
+                    rule: "house",
+                    other: "every house rule of a variant must say the same `sown:` and `raided:`",
+                };
+                self.error(layer, span, kind);
+            }
         }
         self.houses = houses;
         out
@@ -857,9 +877,15 @@ impl<'a> Lowering<'a> {
     fn match_rules(&mut self, total: u32, last_seeds: bool) -> Option<MatchRules> {
         let slots = self.matches.take()?;
         let mut refill = Some(4);
-        let mut close_unfilled = true;
-        let mut surplus = Surplus::Reserve;
-        let mut territory = Territory::Rows;
+        let mut fill = Refill {
+            per_hole: 4,
+            close_unfilled: true,
+            surplus: Surplus::Reserve,
+            territory: Territory::Rows,
+            from_last: false,
+            mirrored: false,
+            leftover_hole: false,
+        };
         // Rules that only make sense when rounds are refilled, to report under `refill: none`.
         let mut refill_only = Vec::new();
         let mut rules = MatchRules {
@@ -884,16 +910,28 @@ impl<'a> Lowering<'a> {
                     );
                 }
                 MatchRule::UnfilledClosed(closed) => {
-                    close_unfilled = *closed;
+                    fill.close_unfilled = *closed;
                     refill_only.push((at.layer, at.item.span, "unfilled holes"));
                 }
                 MatchRule::Surplus(s) => {
-                    surplus = *s;
+                    fill.surplus = *s;
                     refill_only.push((at.layer, at.item.span, "surplus"));
                 }
                 MatchRule::Territory(t) => {
-                    territory = *t;
+                    fill.territory = *t;
                     refill_only.push((at.layer, at.item.span, "territory"));
+                }
+                MatchRule::RefillFromLast(last) => {
+                    fill.from_last = *last;
+                    refill_only.push((at.layer, at.item.span, "refill from"));
+                }
+                MatchRule::Mirrored => {
+                    fill.mirrored = true;
+                    refill_only.push((at.layer, at.item.span, "filled"));
+                }
+                MatchRule::LeftoverHole => {
+                    fill.leftover_hole = true;
+                    refill_only.push((at.layer, at.item.span, "leftover hole"));
                 }
                 MatchRule::Starter(s) => rules.starter = *s,
                 MatchRule::LoseBelow(n) => {
@@ -914,12 +952,7 @@ impl<'a> Lowering<'a> {
             }
         }
         rules.carry = match refill {
-            Some(per_hole) => Carry::Refill {
-                per_hole,
-                close_unfilled,
-                surplus,
-                territory,
-            },
+            Some(per_hole) => Carry::Refill(Refill { per_hole, ..fill }),
             None => {
                 // Rounds that start afresh carry nothing, so no one can run short.
                 rules.lose_below = 0;
@@ -1056,6 +1089,8 @@ impl<'a> Lowering<'a> {
                 Test::OpponentSide => (1, Part::Side(SideTest::Opponent)),
                 Test::EndHole => (2, Part::Place(PlaceTest::EndHole)),
                 Test::NotLastHole => (2, Part::Place(PlaceTest::NotLastHole)),
+                Test::FirstHole => (2, Part::Place(PlaceTest::FirstHole)),
+                Test::NotFirstHole => (2, Part::Place(PlaceTest::NotFirstHole)),
                 Test::OppositeCount(s) => (3, Part::Opposite(self.count(layer, &spec(s), total))),
                 Test::OppositeEmpty => (3, Part::Opposite(CountTest::exactly(&[0]))),
                 Test::OppositeOccupied => (3, Part::Opposite(CountTest::at_least(1))),

@@ -11,8 +11,9 @@ use super::ast::{
 };
 use crate::rules::{
     Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedJudged, GrandSlam,
-    HouseContents, HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Recipient, Ring,
-    RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
+    HouseContents, HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Raid, Recipient,
+    Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
+    Unfeedable,
 };
 use crate::source::Span;
 
@@ -239,6 +240,8 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
             SowingRule::FirstMove(from, to)
         }
         Rule::opening => SowingRule::Opening(parts.map(number).collect::<Built<_>>()?),
+        Rule::after_round => SowingRule::OpponentAfterRound,
+        Rule::locked => SowingRule::LockPlayed,
         Rule::move_filter => SowingRule::MoveFilter(match need(parts).as_rule() {
             Rule::not_into_occupied_own => MoveFilter::NotIntoOccupiedOwn,
             Rule::reaches_opponent => MoveFilter::ReachesOpponentOrEmptyOwn,
@@ -339,6 +342,15 @@ fn house_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<HouseRule> {
             other => unwired(other),
         }),
         Rule::effect => HouseRule::Then(effect(need(parts))),
+        Rule::raided => {
+            let more = number(need(parts))?;
+            let extra_turn = match need(parts).as_rule() {
+                Rule::another_turn => true,
+                Rule::ends => false,
+                other => unwired(other),
+            };
+            HouseRule::Raided(Raid { more, extra_turn })
+        }
         other => unwired(other),
     })
 }
@@ -527,6 +539,13 @@ fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
             Rule::reserve => Surplus::Reserve,
             other => unwired(other),
         }),
+        Rule::refill_from => MatchRule::RefillFromLast(match need(parts).as_rule() {
+            Rule::last_hole => true,
+            Rule::first_hole => false,
+            other => unwired(other),
+        }),
+        Rule::filled => MatchRule::Mirrored,
+        Rule::leftover => MatchRule::LeftoverHole,
         Rule::territory => MatchRule::Territory(match need(parts).as_rule() {
             Rule::own_row => Territory::Rows,
             Rule::holes_held => Territory::Kept,
@@ -537,6 +556,7 @@ fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
             Rule::alternate => Starter::Alternate,
             Rule::round_winner => Starter::RoundWinner,
             Rule::previous_starter => Starter::PreviousStarter,
+            Rule::poorer_player => Starter::Poorer,
             other => unwired(other),
         }),
         Rule::lose_below => MatchRule::LoseBelow(number(need(parts))?),
@@ -566,6 +586,8 @@ fn condition(pair: Pair<'_, Rule>) -> Built<Condition> {
                 Rule::opposite_equal => Test::OppositeEqual,
                 Rule::end_hole => Test::EndHole,
                 Rule::not_last_hole => Test::NotLastHole,
+                Rule::first_hole => Test::FirstHole,
+                Rule::not_first_hole => Test::NotFirstHole,
                 Rule::was_empty => Test::WasEmpty,
                 Rule::occupied => Test::Occupied,
                 Rule::own_side => Test::OwnSide,

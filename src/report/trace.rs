@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::engine::{Event, Game, Match, MoveReport, Refill, RoundResult};
+use crate::engine::{Event, Game, Match, MoveReport, NextRound, RoundResult};
 use crate::rules::{Rules, Side};
 
 /// The state after a move, as `trace --json` prints it (one object per line).
@@ -124,7 +124,7 @@ pub struct JsonRefill {
 
 impl JsonRoundEnd {
     /// The end of a round of `m`, as [`Match::next_round`] reported it.
-    pub fn new(m: &Match<'_>, result: &RoundResult, refill: Option<&Refill>) -> JsonRoundEnd {
+    pub fn new(m: &Match<'_>, result: &RoundResult, refill: Option<&NextRound>) -> JsonRoundEnd {
         let outcome = m.outcome();
         JsonRoundEnd {
             round: result.round,

@@ -112,6 +112,8 @@ pub struct Geometry {
     pub end_holes: u64,
     /// `last_holes[direction]`: the last hole of each row in the direction of sowing.
     pub last_holes: [u64; 2],
+    /// `first_holes[direction]`: the first hole of each row in the direction of sowing.
+    pub first_holes: [u64; 2],
 }
 
 impl Geometry {
@@ -131,6 +133,7 @@ impl Geometry {
             // Counterclockwise, a row ends at its right (holes n-1 and 2n-1); clockwise, at
             // its left (holes 0 and n).
             last_holes: [1 << (n - 1) | 1 << (holes - 1), 1 | 1 << n],
+            first_holes: [1 | 1 << n, 1 << (n - 1) | 1 << (holes - 1)],
         };
         let store = |side: Side| holes + side.index();
         let row = |side: Side| match side {

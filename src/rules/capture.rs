@@ -176,6 +176,10 @@ pub enum PlaceTest {
     EndHole,
     /// Not the last hole of its row (in sowing order).
     NotLastHole,
+    /// The first hole of its row (in sowing order).
+    FirstHole,
+    /// Not the first hole of its row (in sowing order).
+    NotFirstHole,
 }
 
 /// A condition on a hole: all of its parts must pass.

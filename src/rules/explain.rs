@@ -6,8 +6,8 @@ use std::fmt::Write;
 use super::{
     Award, Base, Capture, Carry, ChainWay, Condition, CountTest, Direction, DirectionRule, Effect,
     Endless, FeedJudged, GrandSlam, HouseContents, HouseRule, HouseSown, LapStart, Large,
-    LastSeedsCheck, MatchScoring, MoveFilter, NoMove, OriginSkip, PlaceTest, Recipient, Relay,
-    Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Starter, Stores, Surplus, Territory,
+    LastSeedsCheck, MatchScoring, MoveFilter, NoMove, OriginSkip, PlaceTest, Recipient, Refill,
+    Relay, Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Starter, Stores, Surplus, Territory,
     Trigger, Unfeedable,
 };
 
@@ -182,6 +182,21 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             "Sowing",
             "first move",
             format!("each player's first move starts from one of their holes {from} to {to}, counted from their left"),
+        );
+    }
+    if s.opponent_after_round {
+        say(
+            "Sowing",
+            "after a round",
+            "once a lap has gone round the board, the rest of its seeds go into the opponent's holes only".into(),
+        );
+    }
+    if s.lock_played {
+        say(
+            "Sowing",
+            "locked",
+            "a hole a player sows from is locked for them until the opponent sows a seed into it"
+                .into(),
         );
     }
     if let Some(filter) = s.move_filter {
@@ -367,29 +382,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
                     "every round starts from the board's layout; the rounds' results are tallied"
                         .into()
                 }
-                Carry::Refill {
-                    per_hole,
-                    close_unfilled,
-                    surplus,
-                    territory,
-                } => {
-                    let holes = match territory {
-                        Territory::Rows => "their own row",
-                        Territory::Kept => {
-                            "the holes they held at the end of the round (their row at first)"
-                        }
-                    };
-                    let unfilled = if close_unfilled {
-                        "closed for the round: sowing skips them and they cannot be played"
-                    } else {
-                        "open, and empty"
-                    };
-                    let surplus = match surplus {
-                    Surplus::Reserve => "seeds that cannot be placed stay in their owner's reserve",
-                    Surplus::OpponentHoles => "seeds beyond their own holes fill the opponent's unfilled holes, which change owner; the rest stay in reserve",
-                };
-                    format!("after a round, each player puts {per_hole} seeds into each hole of {holes}, from the first in sowing order, while what they hold lasts; holes left unfilled are {unfilled}; {surplus}")
-                }
+                Carry::Refill(r) => refill(&r),
             },
         );
         say(
@@ -404,6 +397,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
                 }
                 Starter::Alternate => "players take turns starting",
                 Starter::PreviousStarter => "the player who started a round starts the next",
+                Starter::Poorer => "the player holding fewer seeds starts the next round (when both hold as many, the other player)",
             }
             .into(),
         );
@@ -440,6 +434,42 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         }
     }
     out
+}
+
+/// The sentence for a match's refill.
+fn refill(r: &Refill) -> String {
+    let holes = match r.territory {
+        Territory::Rows => "their own row",
+        Territory::Kept => "the holes they held at the end of the round (their row at first)",
+    };
+    let from = if r.from_last {
+        "from the last in sowing order, backwards"
+    } else {
+        "from the first in sowing order"
+    };
+    let mirrored = if r.mirrored {
+        "; the richer player fills only the holes at the places the poorer could fill"
+    } else {
+        ""
+    };
+    let unfilled = if r.close_unfilled {
+        "closed for the round: sowing skips them and they cannot be played"
+    } else {
+        "open, and empty"
+    };
+    let surplus = match r.surplus {
+        Surplus::Reserve => "seeds that cannot be placed stay in their owner's reserve",
+        Surplus::OpponentHoles => "seeds beyond their own holes fill the opponent's unfilled holes, which change owner; the rest stay in reserve",
+    };
+    let leftover = if r.leftover_hole {
+        "; the two players' remainders go together into one more hole, owned by the one whose remainder is larger"
+    } else {
+        ""
+    };
+    format!(
+        "after a round, each player puts {} seeds into each hole of {holes}, {from}, while what they hold lasts{mirrored}; holes left unfilled are {unfilled}; {surplus}{leftover}",
+        r.per_hole
+    )
 }
 
 fn when(t: Trigger) -> &'static str {
@@ -557,8 +587,16 @@ fn house(h: &HouseRule) -> String {
     } else {
         "sowing goes on"
     };
+    let raid = match h.raid {
+        None => String::new(),
+        Some(r) => format!(
+            "; a lap ending in the other player's house takes its last seed and at most {} more from it, then {}",
+            r.more,
+            if r.extra_turn { "the mover plays again" } else { "the move ends" }
+        ),
+    };
     format!(
-        "\"{}\": {}, if {}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from",
+        "\"{}\": {}, if {}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from{raid}",
         h.name,
         when(h.trigger),
         condition(&h.condition)
@@ -598,6 +636,12 @@ fn condition(c: &Condition) -> String {
         PlaceTest::Any => {}
         PlaceTest::EndHole => parts.push("it is an end hole of its row".into()),
         PlaceTest::NotLastHole => parts.push("it is not the last hole of its row".into()),
+        PlaceTest::FirstHole => {
+            parts.push("it is the first hole of its row in the direction of sowing".into())
+        }
+        PlaceTest::NotFirstHole => {
+            parts.push("it is not the first hole of its row in the direction of sowing".into())
+        }
     }
     if c.opposite == CountTest::exactly(&[0]) {
         parts.push("the hole opposite is empty".into());

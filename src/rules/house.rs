@@ -24,6 +24,15 @@ pub enum HouseSown {
     Kept,
 }
 
+/// What a lap's last seed does in the other player's house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Raid {
+    /// The mover takes the landing seed and at most this many more from the house.
+    pub more: u16,
+    /// Afterwards the mover plays again (else the move ends).
+    pub extra_turn: bool,
+}
+
 /// One way holes become houses.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct HouseRule {
@@ -46,4 +55,6 @@ pub struct HouseRule {
     pub sown: HouseSown,
     /// The move ends when a house is made (else sowing goes on as it would have).
     pub ends_move: bool,
+    /// A lap ending in the other player's house raids it; without this, it simply ends.
+    pub raid: Option<Raid>,
 }

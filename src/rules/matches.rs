@@ -17,6 +17,9 @@ pub enum Starter {
     Alternate,
     /// The player who started the previous round starts again.
     PreviousStarter,
+    /// The player holding fewer seeds; when both hold as many, the player who did not start
+    /// the last round.
+    Poorer,
 }
 
 /// What happens to seeds a player cannot place in their own holes at a refill (R12).
@@ -38,22 +41,33 @@ pub enum Territory {
     Kept,
 }
 
+/// How a player refills holes from what they hold (R12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Refill {
+    /// Seeds per refilled hole.
+    pub per_hole: u16,
+    /// Holes that cannot be filled are closed for the round (else they stay open, empty).
+    pub close_unfilled: bool,
+    /// Seeds beyond the player's own holes.
+    pub surplus: Surplus,
+    /// Which holes a player fills first.
+    pub territory: Territory,
+    /// Holes are filled from the player's last hole (in sowing order) backwards.
+    pub from_last: bool,
+    /// The richer player fills only the holes at the places the poorer could fill (Adi).
+    pub mirrored: bool,
+    /// The two players' remainders go together into one more hole, owned by the one whose
+    /// remainder is larger (none on a tie).
+    pub leftover_hole: bool,
+}
+
 /// How the board of the next round is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Carry {
     /// Every round starts from the variant's layout; only the results are tallied.
     Fresh,
     /// Each player refills holes from what they hold (captures plus reserve).
-    Refill {
-        /// Seeds per refilled hole.
-        per_hole: u16,
-        /// Holes that cannot be filled are closed for the round (else they stay open, empty).
-        close_unfilled: bool,
-        /// Seeds beyond the player's own holes.
-        surplus: Surplus,
-        /// Which holes a player fills first.
-        territory: Territory,
-    },
+    Refill(Refill),
 }
 
 /// How the winner of the match is decided when it ends by the round cap or by a first-to

@@ -18,8 +18,10 @@ pub use capture::{
     Recipient, SideTest, Target, Trigger,
 };
 pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, RowTest, Scoring};
-pub use house::{HouseContents, HouseRule, HouseSown};
-pub use matches::{Carry, MatchRules, MatchScoring, RoundRule, Starter, Surplus, Territory};
+pub use house::{HouseContents, HouseRule, HouseSown, Raid};
+pub use matches::{
+    Carry, MatchRules, MatchScoring, Refill, RoundRule, Starter, Surplus, Territory,
+};
 pub use sowing::{
     Direction, DirectionRule, FeedJudged, Feeding, LapStart, MoveFilter, OriginSkip, Relay, Ring,
     SkipHoles, SkipLaps, Sowing, Unfeedable,
@@ -129,6 +131,8 @@ impl Dispatch {
         };
         let plain = !houses
             && sowing.skip_holes.is_none()
+            && !sowing.lock_played
+            && !sowing.opponent_after_round
             && sowing.move_filter.is_none()
             && match &sowing.relay {
                 Relay::Never => true,
@@ -157,6 +161,7 @@ impl Dispatch {
             watch_drops: sown_stores
                 || track_first_lap
                 || houses
+                || sowing.lock_played
                 || sowing.skip_holes.is_some()
                 || !passing.is_empty()
                 || !lap_end.is_empty(),

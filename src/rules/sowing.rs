@@ -158,6 +158,12 @@ pub struct Sowing {
     pub opening: Vec<u8>,
     /// A move is legal only if its first lap ends this way.
     pub move_filter: Option<MoveFilter>,
+    /// Once a lap has gone round the board, the rest of its seeds go into the opponent's
+    /// holes only (Songo).
+    pub opponent_after_round: bool,
+    /// A hole a player sows from is locked for them until the opponent sows a seed into it
+    /// (Adi).
+    pub lock_played: bool,
 }
 
 /// How "the move supplies seeds" is judged (R9).

@@ -50,7 +50,8 @@ fn every_catalogue_game_plays_a_thousand_random_games_conserving_seeds() {
                 while game.play_random(&mut rng).is_some() {
                     moves += 1;
                     let p = game.position();
-                    let held = p.board_seeds() + p.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+                    let held =
+                        p.board_seeds() + p.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
                     assert_eq!(held, total, "{name}: game {game_number}, move {moves}");
                 }
             } else {

@@ -460,8 +460,8 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "6:3",
             "rellay",
-            "unexpected `rellay`; expected `direction`, `drop`, `extra`, `first`, `laps`, `min`, \
-             `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
+            "unexpected `rellay`; expected `after`, `direction`, `drop`, `extra`, `first`, `laps`, \
+             `locked`, `min`, `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
     ),

@@ -316,7 +316,10 @@ fn check(name: &str, text: &str) -> Result<(), String> {
         .parent()
         .and_then(|d| d.strip_prefix("tests/golden").ok())
         .map(|d| d.to_string_lossy().replace('\\', "/"));
-    if folder.as_deref().is_some_and(|d| d != case.variant.as_str()) {
+    if folder
+        .as_deref()
+        .is_some_and(|d| d != case.variant.as_str())
+    {
         return Err(format!("the folder is not the variant `{}`", case.variant));
     }
     match (

@@ -39,6 +39,14 @@ fn match_variants() -> Vec<(String, Rules)> {
             "extends \"oware.sow\"\nmatch { refill: none  first to: 3 rounds  winner: most rounds  starter: alternate }\n",
         ),
         (
+            "hoyito-i, refilled from the last hole, mirrored, leftover hole, poorer starts",
+            "extends \"hoyito-i.sow\"\nmatch { refill from: last hole  filled: as many as the poorer  leftover hole: to the larger remainder  starter: poorer player }\n",
+        ),
+        (
+            "ba-awa, held territory and the leftover hole",
+            "extends \"ba-awa.sow\"\nmatch { leftover hole: to the larger remainder  lose below: 1 }\n",
+        ),
+        (
             "ba-awa on 2×5, refill by 3, lose below 1",
             "extends \"ba-awa.sow\"\nboard { holes: 5 per row }\nmatch { refill: 3 per hole  lose below: 1  round cap: 20 }\n",
         ),
@@ -118,10 +126,7 @@ fn play_match(name: &str, rules: &Rules, seed: u64) -> Result<(), TestCaseError>
             prop_assert_eq!(refill.round, round + 1);
             let closing = matches!(
                 rules.program.matches.as_ref().unwrap().carry,
-                Carry::Refill {
-                    close_unfilled: true,
-                    ..
-                }
+                Carry::Refill(r) if r.close_unfilled
             );
             for hole in 0..rules.holes() {
                 let closed = refill.closed >> hole & 1 == 1;
