@@ -67,7 +67,7 @@ pub enum EndReason {
     Stuck,
     /// A move whose sowing never ends was chosen, and the rules end the game then (R11).
     EndlessMove,
-    /// Every seed was captured: the board is empty.
+    /// No seed is left in play: every one was captured, or lies in a house.
     BoardEmpty,
     /// Neither player had a legal move, seeds still on the board.
     NoMoves,
@@ -792,10 +792,16 @@ impl<'r> Game<'r> {
             match rules.program.ending.no_move {
                 NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0, None),
                 NoMove::Pass if tried == 1 => {
-                    let reason = if self.position.board_seeds() == 0 {
-                        EndReason::BoardEmpty
-                    } else {
+                    // Seeds left only in houses are out of play: the game has run its course.
+                    let houses = self.position.houses();
+                    let in_play = (0..rules.holes())
+                        .filter(|h| houses >> h & 1 == 0)
+                        .map(|h| self.position.board()[h])
+                        .any(|n| n > 0);
+                    let reason = if in_play {
                         EndReason::NoMoves
+                    } else {
+                        EndReason::BoardEmpty
                     };
                     return self.finish(reason, Award::Owners, 0, None);
                 }
