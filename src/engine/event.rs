@@ -55,6 +55,15 @@ pub enum Event {
         /// Seeds it held, captured by its owner (0 when they stay in it).
         seeds: u16,
     },
+    /// A lap ended in the other player's house, which the mover raided.
+    Raid {
+        /// The house.
+        hole: usize,
+        /// Seeds taken, the landing seed included.
+        seeds: u16,
+        /// Who took them.
+        to: Side,
+    },
     /// The move earned another turn.
     ExtraTurn,
     /// The last-seeds rule (R2) fired during the move: `seeds` left go to `to`.

@@ -373,9 +373,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             self.out.captures += 1;
             self.out.captured += u32::from(seeds);
             self.out.last_capturer = Some(self.mover);
-            self.sink.event(Event::Capture {
-                rule: usize::MAX,
-                holes: 1 << at,
+            self.sink.event(Event::Raid {
+                hole: at,
                 seeds,
                 to: self.mover,
             });

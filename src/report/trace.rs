@@ -261,6 +261,13 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
                     "    house \"{name}\": hole {hole} becomes {to}'s{taken}"
                 );
             }
+            Event::Raid { hole, seeds, to } => {
+                flush(&mut out, &mut drops);
+                let _ = writeln!(
+                    out,
+                    "    raid: {to} takes {seeds} from the house in hole {hole}"
+                );
+            }
             Event::ExtraTurn => {
                 flush(&mut out, &mut drops);
                 let _ = writeln!(out, "    another turn for {side}");
