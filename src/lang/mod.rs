@@ -5,6 +5,7 @@
 
 pub mod ast;
 mod diagnostic;
+mod format;
 mod lower;
 mod parser;
 
@@ -79,6 +80,14 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
         &mut errors,
     );
     finish(layers, errors, &[])
+}
+
+/// The file in the language's one canonical layout (`sowlab fmt`), comments kept.
+///
+/// # Errors
+/// The syntax errors that stop the file being parsed; its rules are not checked.
+pub fn format_source(file: &SourceFile) -> Result<String, CompileErrors> {
+    format::format(&file.text).map_err(|e| CompileErrors(vec![syntax_error(file.clone(), &e)]))
 }
 
 fn finish(
