@@ -140,6 +140,27 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         .in_file("tests/bad/cycle/b.sow")],
     ),
     (
+        "extends-not-a-file",
+        // A directory: refused before it is opened, as a FIFO or a device would be.
+        &[at(
+            "sowlab::unreadable",
+            "2:9",
+            "\"cycle\"",
+            "cannot read `tests/bad/cycle`: not a regular file",
+        )],
+    ),
+    (
+        "extends-too-deep",
+        // Reported where the chain goes one file too deep, not where it starts.
+        &[at(
+            "sowlab::extends::too_deep",
+            "2:9",
+            "\"d17.sow\"",
+            "`extends` goes more than 16 files deep",
+        )
+        .in_file("tests/bad/deep/d16.sow")],
+    ),
+    (
         "extends-unreadable",
         &[at(
             "sowlab::unreadable",
@@ -184,6 +205,16 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "no capture \"x\"",
             "there is no capture `x` to remove",
         )],
+    ),
+    (
+        "no-game",
+        &[at(
+            "sowlab::game::missing",
+            "2:1",
+            "board",
+            "no `game` block: a variant needs one, in its file or a file it extends",
+        )
+        .help("start the file with `game \"name\" { source: \"...\" }`, or `extends` a variant")],
     ),
     (
         "number-too-large",
@@ -279,6 +310,29 @@ const EXPECTED: &[(&str, &[Expect])] = &[
              `relay`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
+    ),
+    (
+        "syntax-several",
+        // Every one, each where it is, though pest stops at the first.
+        &[
+            at(SYNTAX, "5:9", "6", "unexpected `6`; expected `:`"),
+            at(
+                SYNTAX,
+                "10:3",
+                "rellay",
+                "unexpected `rellay`; expected `direction`, `drop`, `extra`, `laps`, `relay`, \
+                 `skip` or `}`",
+            )
+            .help("did you mean `relay`?"),
+            at(
+                SYNTAX,
+                "13:1",
+                "players",
+                "unexpected `players`; expected `board`, `capture`, `end`, `feeding`, `game`, \
+                 `match`, `no`, `sowing` or end of file",
+            ),
+            at(SYNTAX, "18:17", "to", "unexpected `to`; expected `,`"),
+        ],
     ),
     (
         "syntax-unknown-block",
@@ -590,6 +644,8 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
         CompileErrorKind::UnclosedText => "UnclosedText",
         CompileErrorKind::Unreadable { .. } => "Unreadable",
         CompileErrorKind::ExtendsCycle { .. } => "ExtendsCycle",
+        CompileErrorKind::ExtendsTooDeep { .. } => "ExtendsTooDeep",
+        CompileErrorKind::NoGame => "NoGame",
         CompileErrorKind::Duplicate { .. } => "Duplicate",
         CompileErrorKind::UnknownField { .. } => "UnknownField",
         CompileErrorKind::OutOfRange { .. } => "OutOfRange",
@@ -612,6 +668,8 @@ const ALL_KINDS: &[&str] = &[
     "UnclosedText",
     "Unreadable",
     "ExtendsCycle",
+    "ExtendsTooDeep",
+    "NoGame",
     "Duplicate",
     "UnknownField",
     "OutOfRange",
@@ -742,9 +800,13 @@ fn bad_files_point_at_the_right_spot() {
 
 // ------------------------------------------------------------------------------ numbers
 
-/// One error from `text`, compiled as `t.sow`.
+/// A `game` block, which every variant needs, for the fragments compiled here.
+const GAME: &str = "game \"t\" { source: \"a test\" }\n";
+
+/// One error from `text` (after a `game` block), compiled as `t.sow`.
 fn one_error(text: &str) -> CompileError {
-    let errors = compile_text("t.sow", text, Path::new(".")).expect_err("must not compile");
+    let errors = compile_text("t.sow", &format!("{GAME}{text}"), Path::new("."))
+        .expect_err("must not compile");
     assert_eq!(errors.0.len(), 1, "{text}:\n{}", errors.render(false));
     errors.0.into_iter().next().expect("one error")
 }
@@ -820,8 +882,12 @@ fn too_large_numbers_and_readings_name_what_was_written() {
     assert_eq!(text_under(&error, error.span), "R70000", "{error}");
     assert!(error.to_string().contains("R70000"), "{error}");
     // `drop cap` takes a u32: its largest value compiles.
-    compile_text("t.sow", "sowing { drop cap: 4294967295 }", Path::new("."))
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    compile_text(
+        "t.sow",
+        &format!("{GAME}sowing {{ drop cap: 4294967295 }}"),
+        Path::new("."),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -848,12 +914,12 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
     (
         "holes=70000",
         "sowlab::set",
-        "`--set holes=70000`: at most 65535",
+        "`--set holes=70000`: at most 16",
     ),
     (
         "holes=99999999999999999999",
         "sowlab::set",
-        "`--set holes=99999999999999999999`: at most 65535",
+        "`--set holes=99999999999999999999`: at most 16",
     ),
     (
         "holes=-3",
@@ -881,6 +947,11 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
         "seeds per hole must be between 1 and 1000, not 1001",
     ),
     (
+        "seeds=70000",
+        "sowlab::set",
+        "`--set seeds=70000`: at most 1000",
+    ),
+    (
         "seeds=4.5",
         "sowlab::set",
         "`--set seeds=4.5`: not a whole number",
@@ -898,7 +969,7 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
     (
         "cap=99999999999",
         "sowlab::set",
-        "`--set cap=99999999999`: at most 4294967295",
+        "`--set cap=99999999999`: at most 10000000",
     ),
     (
         "width=3",
@@ -1173,9 +1244,14 @@ fn check_of_good_and_bad_files_reports_the_bad_and_exits_1() {
     );
 }
 
-/// The system's reason for not reading `path` (relative to the repository root).
+/// Why `path` (relative to the repository root) cannot be read: a directory is not a
+/// regular file, and for a missing file the system says why.
 fn reason(path: &str) -> String {
-    std::fs::read_to_string(util::path(path))
+    let path = util::path(path);
+    if path.is_dir() {
+        return "not a regular file".into();
+    }
+    std::fs::read_to_string(path)
         .expect_err("must not be readable")
         .to_string()
 }
@@ -1210,7 +1286,7 @@ fn check_of_a_missing_file_exits_1_with_a_short_message() {
     assert_eq!(
         stderr,
         format!(
-            "error: no-such-variant.sow:1:1: cannot read `no-such-variant.sow`: {}\n",
+            "error: cannot read `no-such-variant.sow`: {}\n",
             reason("no-such-variant.sow")
         )
     );
