@@ -56,6 +56,8 @@ pub(crate) struct Sown {
     pub last_seeds: Option<(Side, u16)>,
     /// Never ends, and the rules let it be chosen to end the game (R11 alternative).
     pub endless: bool,
+    /// Cut short at the drop cap (`endless moves: stop at cap`).
+    pub capped: bool,
 }
 
 /// Laps played before cycle detection starts; every real move is shorter.
@@ -134,6 +136,7 @@ pub(crate) fn sow<S: EventSink>(
             pos.seeds[origin] += hand - allowed;
             hand = allowed;
             capped = true;
+            out.capped = true;
         }
         out.drops += u32::from(hand);
         while hand > 0 {

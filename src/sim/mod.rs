@@ -75,6 +75,7 @@ pub fn play_game(
         captures: stats.captures,
         max_laps: stats.max_laps,
         endless_refused: stats.endless_refused,
+        drop_cap_hits: stats.drop_cap_hits,
         end_reason: outcome.reason.class().to_string(),
         end_rule: outcome.reason.name().to_string(),
     }

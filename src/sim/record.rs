@@ -38,6 +38,9 @@ pub struct GameRecord {
     pub max_laps: u32,
     /// Holes refused because their sowing never ends (R11), as met during the game.
     pub endless_refused: u32,
+    /// Times the drop cap was reached (R11's safety net): holes whose sowing reached it, as
+    /// met during the game, and moves cut short at it.
+    pub drop_cap_hits: u32,
     /// `normal`, `no-moves`, `cap` or `repetition`.
     pub end_reason: String,
     /// The precise end rule (`last-seeds`, `unfeedable`, `majority`, `empty-row`, `stuck`, ...).
@@ -134,4 +137,6 @@ pub struct SummaryRecord {
     pub mean_extra_turns: f64,
     /// Games in which some hole was refused as endless (R11).
     pub games_with_endless_refusals: u64,
+    /// Games in which the drop cap was reached.
+    pub games_with_drop_cap_hits: u64,
 }
