@@ -300,21 +300,19 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 related: None,
             }
         };
-        // A number that fits goes on to `lower`, which says what its range is; one too large
-        // to hold is refused here, with the same limit.
-        let number = |limit: u32| -> Result<u32, CompileError> {
+        // A number that fits its type goes on to `lower`, which says what its range is; one
+        // too large to hold is refused here, with the same limit.
+        let number = |limit: u32, fits: u32| -> Result<u32, CompileError> {
             let digits = value.trim();
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("not a whole number".into()));
             }
-            digits
-                .parse::<u32>()
-                .map_err(|_| bad(format!("at most {limit}")))
+            match digits.parse::<u32>() {
+                Ok(n) if n <= fits => Ok(n),
+                _ => Err(bad(format!("at most {limit}"))),
+            }
         };
-        let small = |limit: u32| {
-            number(limit)
-                .and_then(|n| u16::try_from(n).map_err(|_| bad(format!("at most {limit}"))))
-        };
+        let small = |limit: u32| number(limit, u16::MAX.into()).map(|n| n as u16);
         let (kind, value) = match key.as_str() {
             "holes" => (
                 BlockKind::Board,
@@ -329,7 +327,7 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
             // The board goes to the side owners at the cap, as readings.md R10 has it.
             "cap" => (
                 BlockKind::End,
-                Value::MoveCap(number(MAX_CAP_SETTING)?, Award::Owners),
+                Value::MoveCap(number(MAX_CAP_SETTING, u32::MAX)?, Award::Owners),
             ),
             _ => {
                 let kind = CompileErrorKind::UnknownSetting {

@@ -1,6 +1,7 @@
 //! Self-play: one game between two agents, and experiments of many games run in parallel,
 //! reproducibly, with their results streamed to CSV files.
 
+pub mod merge;
 pub mod output;
 pub mod record;
 pub mod runner;

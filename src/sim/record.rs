@@ -1,10 +1,11 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `summary.csv`).
-//! Column names are the field names; the README documents each.
+//! Column names are the field names; the README documents each. `Default` is there to name
+//! the columns (a header is written even for a file of no rows), not as a meaningful record.
 
 use serde::{Deserialize, Serialize};
 
 /// One row of `games.csv`: one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The variant's name.
     pub variant: String,
@@ -48,7 +49,7 @@ pub struct GameRecord {
 }
 
 /// One row of `moves.csv`: one move of one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// The variant's name.
     pub variant: String,
@@ -77,7 +78,7 @@ pub struct MoveRecord {
 }
 
 /// One row of `summary.csv`: one variant and one seating of the agents.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRecord {
     /// The variant's name.
     pub variant: String,

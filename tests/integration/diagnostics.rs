@@ -1124,8 +1124,11 @@ fn bad_settings_are_errors_not_panics() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(
-        stderr.trim_end(),
-        "error: `--set holes` should be KEY=VALUE; keys are holes, seeds, starter, cap"
+        stderr.lines().next(),
+        Some(
+            "error: invalid value 'holes' for '--set <KEY=VALUE>': should be KEY=VALUE; keys are \
+             holes, seeds, starter, cap"
+        )
     );
     // In range, the same variant checks.
     util::sowlab()
@@ -1256,25 +1259,41 @@ fn reason(path: &str) -> String {
         .to_string()
 }
 
-/// A file that is not there: exit 1 and the message alone, with no empty snippet box.
+/// A file that cannot be read is an input error, not an error in its rules: exit 2 and one
+/// line, with no made-up location.
 #[test]
-fn check_of_a_missing_file_exits_1_with_a_short_message() {
+fn check_of_a_missing_file_exits_2_with_one_line() {
     for path in ["no-such-variant.sow", "variants"] {
         let output = util::sowlab()
             .args(["check", path])
             .output()
             .expect("sowlab runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(output.stdout.is_empty());
         assert_eq!(
             stderr,
-            format!(
-                "sowlab::unreadable\n\n  × cannot read `{path}`: {}\n1 of 1 file(s) have errors\n",
-                reason(path)
-            )
+            format!("error: cannot read `{path}`: {}\n", reason(path))
         );
     }
+    // With a good and a bad file: every verdict, and still exit 2.
+    let output = util::sowlab()
+        .args([
+            "check",
+            "variants/kalah.sow",
+            "no-such-variant.sow",
+            "tests/bad/layout-length.sow",
+        ])
+        .output()
+        .expect("sowlab runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("ok  variants/kalah.sow"));
+    assert!(
+        stderr.starts_with("error: cannot read `no-such-variant.sow`"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("1 of 3 file(s) have errors\n"), "{stderr}");
 
     // Other commands: one line, exit 2.
     let output = util::sowlab()

@@ -5,6 +5,7 @@ mod diagnostics;
 mod golden;
 mod invariants;
 mod reference;
+mod regression;
 mod report;
 mod simulate;
 mod util;
