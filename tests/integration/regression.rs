@@ -2,11 +2,19 @@
 //! error"), one or more per numbered finding: `r7_<finding>_<what>`. Each failed before the fix.
 
 use std::fs::{self, File};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::util::{path, root, sowlab};
+use sowlab::agents::AgentSpec;
+use sowlab::outdir::disk::{Disk, RealDisk};
+use sowlab::outdir::{Kind, OutDir};
+use sowlab::sim::output::{self, Finish, Job, OutputError, RunInfo};
+use sowlab::sim::runner::Experiment;
+
+use super::util::{path, root, sowlab, variant};
 
 // ------------------------------------------------------------------------------ helpers
 
@@ -257,6 +265,149 @@ fn r7_2_a_second_run_on_a_directory_in_use_is_refused_at_once() {
             report.display()
         )
     );
+}
+
+// ------------------------------------------------------------------------------ 3: commit
+
+/// The file system, except that its `k`-th operation (from 0) fails without being done, as a
+/// crash or a full disk would at that step.
+struct FailAt {
+    k: usize,
+    seen: usize,
+}
+
+impl FailAt {
+    fn step(&mut self) -> io::Result<()> {
+        self.seen += 1;
+        if self.seen - 1 == self.k {
+            return Err(io::Error::other("injected failure"));
+        }
+        Ok(())
+    }
+}
+
+impl Disk for FailAt {
+    fn create(&mut self, path: &Path) -> io::Result<File> {
+        self.step()?;
+        RealDisk.create(path)
+    }
+    fn write(&mut self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        self.step()?;
+        RealDisk.write(path, bytes)
+    }
+    fn rename(&mut self, from: &Path, to: &Path) -> io::Result<()> {
+        self.step()?;
+        RealDisk.rename(from, to)
+    }
+    fn remove(&mut self, path: &Path) -> io::Result<()> {
+        self.step()?;
+        RealDisk.remove(path)
+    }
+}
+
+/// Hoyito I and Ayoayo, random against random, 700 games per seat order: 2,800 games in
+/// three batches, with moves.
+fn three_batches() -> (Experiment, RunInfo) {
+    let info = RunInfo {
+        tool: "sowlab".into(),
+        version: "test".into(),
+        command: "test".into(),
+        variants: Vec::new(),
+        agents: vec!["random,random".into()],
+        games: 700,
+        seed: 11,
+        moves: true,
+        shard: None,
+    };
+    let experiment = Experiment {
+        variants: vec![
+            ("Hoyito I".to_string(), variant("hoyito-i")),
+            ("Ayoayo".to_string(), variant("ayoayo")),
+        ],
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        games: 700,
+        seed: 11,
+        record_moves: true,
+    };
+    (experiment, info)
+}
+
+/// Writes the run into `dir` through `disk`, as `simulate` does, without finishing the
+/// directory when it fails: the process died there.
+fn write_run(
+    disk: &mut dyn Disk,
+    experiment: &Experiment,
+    info: &RunInfo,
+    dir: &Path,
+    resume: bool,
+) -> Result<Finish, OutputError> {
+    let job = Job {
+        experiment,
+        info,
+        units: 0..experiment.units(),
+    };
+    let never = AtomicBool::new(false);
+    let mut out = OutDir::open(dir, Kind::Run)?;
+    let finish = output::run_on(disk, &job, &mut out, resume, &never, |_, _| {})?;
+    out.finish()?;
+    Ok(finish)
+}
+
+/// A kill or a full disk between two steps of writing a run (between renaming games.csv and
+/// writing run.json, say) left a directory that neither `--resume` nor a new run could
+/// finish. Now the run is stopped at each step of its writing in turn, and then either
+/// started again by a new run (nothing was committed yet) or refused by it with a message
+/// saying to add --resume, and resumed: every time to the files of an uninterrupted run,
+/// byte for byte.
+#[test]
+fn r7_3_a_run_stopped_at_any_step_of_its_writing_resumes_to_the_same_files() {
+    let (experiment, info) = three_batches();
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    let games = experiment.units();
+    let finish = write_run(&mut RealDisk, &experiment, &info, &whole, false).unwrap();
+    assert_eq!(finish, Finish::Complete { games });
+    let expected = snapshot(&whole);
+    let (mut steps, mut restarted, mut resumed) = (0, 0, 0);
+    for k in 0.. {
+        let dir = tmp.path().join(format!("stopped-at-{k}"));
+        let mut disk = FailAt { k, seen: 0 };
+        match write_run(&mut disk, &experiment, &info, &dir, false) {
+            Ok(finish) => {
+                // No step left to stop at.
+                assert_eq!(finish, Finish::Complete { games });
+                assert_eq!(snapshot(&dir), expected);
+                steps = k;
+                break;
+            }
+            Err(e) => assert!(e.to_string().contains("injected failure"), "step {k}: {e}"),
+        }
+        let stopped = snapshot(&dir);
+        match write_run(&mut RealDisk, &experiment, &info, &dir, false) {
+            Ok(finish) => {
+                assert_eq!(finish, Finish::Complete { games }, "step {k}");
+                restarted += 1;
+            }
+            Err(e) => {
+                resumed += 1;
+                let message = e.to_string();
+                assert!(message.contains("add --resume"), "step {k}: {message}");
+                assert!(
+                    snapshot(&dir) == stopped,
+                    "step {k}: the refusal changed files"
+                );
+                let finish = write_run(&mut RealDisk, &experiment, &info, &dir, true)
+                    .unwrap_or_else(|e| panic!("step {k}: {e}"));
+                assert_eq!(finish, Finish::Complete { games }, "step {k}");
+            }
+        }
+        assert!(snapshot(&dir) == expected, "step {k}: the files differ");
+    }
+    // While playing: two files created, three checkpoints (written, renamed). Then the
+    // commit: the checkpoint, summary.csv and run.json (each written, renamed), two renames,
+    // the checkpoint removed. Before the first checkpoint there is nothing to resume.
+    assert_eq!(steps, 2 + 3 * 2 + 9, "the steps of writing a run");
+    assert_eq!((restarted, resumed), (4, steps - 4));
 }
 
 // ------------------------------------------------------------------------------ 4: merge
@@ -556,6 +707,52 @@ fn r7_7_threads_closed_streams_and_truncated_partials() {
         10,
         "the partial file was changed"
     );
+}
+
+/// `merge` read whole shard files into memory (534 MB for a 522 MB `moves.csv`). Now it
+/// streams them: a shard of 100 MB merges in 64 MB of address space.
+#[test]
+fn r7_7_merge_streams_shard_files_larger_than_its_memory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |name: &str| tmp.path().join(name);
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        simulate("20", &at(&format!("s{k}")), &["--moves", "--shard", &shard]);
+    }
+    // Shard 2's moves, copied over and over to 100 MB, as its run.json then says.
+    let moves = at("s2").join("moves.csv");
+    let written = fs::read_to_string(&moves).unwrap();
+    let (header, rows) = written.split_once('\n').unwrap();
+    let copies = 100_000_000 / rows.len() + 1;
+    let mut file = File::create(&moves).unwrap();
+    writeln!(file, "{header}").unwrap();
+    for _ in 0..copies {
+        file.write_all(rows.as_bytes()).unwrap();
+    }
+    drop(file);
+    let run = at("s2").join("run.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&run).unwrap()).unwrap();
+    let count = rows.lines().count() as u64 * copies as u64;
+    info["rows"]["moves"] = count.into();
+    fs::write(&run, serde_json::to_string_pretty(&info).unwrap()).unwrap();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 65536 && exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("sowlab"))
+        .arg("merge")
+        .args([at("s1"), at("s2")])
+        .arg("--out")
+        .arg(at("merged"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let merged = fs::metadata(at("merged").join("moves.csv")).unwrap().len();
+    let parts = fs::metadata(at("s1").join("moves.csv")).unwrap().len()
+        + fs::metadata(&moves).unwrap().len()
+        - header.len() as u64
+        - 1;
+    assert_eq!(merged, parts);
 }
 
 // ------------------------------------------------------------------------------ 8: messages
