@@ -27,6 +27,9 @@ pub enum Error {
     /// Two variants of one run with one name.
     #[error("two variants are named \"{0}\"; give each a distinct `game` name")]
     SameName(String),
+    /// One pairing twice: its games would be played twice and reported as one.
+    #[error("--agents {0} is given twice")]
+    SamePairing(String),
     /// `sweep` with nothing to sweep.
     #[error("give at least one range to sweep, e.g. --set holes=6..12")]
     NothingToSweep,

@@ -59,7 +59,7 @@ struct Marker {
 #[derive(Debug, thiserror::Error)]
 pub enum OutDirError {
     /// Another process holds the lock.
-    #[error("`{}` is in use by another sowlab run ({})", dir.display(), holder(*pid))]
+    #[error("`{}` is in use by another sowlab run ({})", dir.display(), holder_text(*pid))]
     InUse {
         /// The directory, as the user named it.
         dir: PathBuf,
@@ -92,7 +92,7 @@ pub enum OutDirError {
     File(#[from] FileError),
 }
 
-fn holder(pid: Option<u32>) -> String {
+fn holder_text(pid: Option<u32>) -> String {
     pid.map_or_else(|| "process unknown".into(), |p| format!("process {p}"))
 }
 
@@ -116,6 +116,11 @@ impl OutDir {
     /// created or read.
     pub fn open(path: &Path, kind: Kind) -> Result<OutDir, OutDirError> {
         let at = FileError::at;
+        // An empty path would put the marker, and a report's scratch directory, in the
+        // current directory.
+        if path.as_os_str().is_empty() {
+            return Err(OutDirError::NotADirectory(path.to_path_buf()));
+        }
         match fs::metadata(path) {
             Ok(m) if !m.is_dir() => return Err(OutDirError::NotADirectory(path.to_path_buf())),
             Ok(_) => {}
@@ -125,17 +130,12 @@ impl OutDir {
             Err(e) => return Err(at(path)(e).into()),
         }
         let marker_path = path.join(MARKER);
-        match fs::symlink_metadata(&marker_path) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => return Err(foreign(path, vec![MARKER.into()])),
-            // Only an empty directory is taken over; the marker is the first file written.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let strays = entries(path)?;
-                if !strays.is_empty() {
-                    return Err(foreign(path, strays));
-                }
+        // Only an empty directory is taken over; the marker is the first file written.
+        if !has_marker(path)? {
+            let strays = entries(path)?;
+            if !strays.is_empty() {
+                return Err(foreign(path, strays));
             }
-            Err(e) => return Err(at(&marker_path)(e).into()),
         }
         let mut file = OpenOptions::new()
             .read(true)
@@ -149,31 +149,12 @@ impl OutDir {
             Err(TryLockError::WouldBlock) => {
                 return Err(OutDirError::InUse {
                     dir: path.to_path_buf(),
-                    pid: read_marker(&mut file).and_then(|m| m.pid),
+                    pid: holder(&mut file),
                 })
             }
             Err(TryLockError::Error(e)) => return Err(at(&marker_path)(e).into()),
         }
-        // An unreadable marker (a torn write, or one that is not sowlab's) lists no files:
-        // the directory is taken over only if the marker is all it holds.
-        let found = read_marker(&mut file);
-        if let Some(found) = &found {
-            if found.kind != kind {
-                return Err(OutDirError::WrongKind {
-                    dir: path.to_path_buf(),
-                    found: found.kind,
-                    wanted: kind,
-                });
-            }
-        }
-        let files = found.map(|m| m.files).unwrap_or_default();
-        let strays: Vec<String> = entries(path)?
-            .into_iter()
-            .filter(|e| !files.contains(e))
-            .collect();
-        if !strays.is_empty() {
-            return Err(foreign(path, strays));
-        }
+        let files = owned(path, kind, read_marker(&mut file), entries(path)?)?;
         let mut dir = OutDir {
             path: path.to_path_buf(),
             marker: Marker {
@@ -296,6 +277,14 @@ impl OutDir {
     }
 }
 
+/// Releases the lock explicitly: the marker's file may still be open elsewhere for a moment
+/// (in a child process between its fork and its exec, say), and the lock would last as long.
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
 /// Checks, without writing or locking anything, that `path` could be opened as a `kind`
 /// directory ([`OutDir::open`]): it is absent, empty, or such a directory with only the files
 /// of its manifest.
@@ -303,23 +292,46 @@ impl OutDir {
 /// # Errors
 /// As [`OutDir::open`], except that a directory in use is not detected.
 pub fn check(path: &Path, kind: Kind) -> Result<(), OutDirError> {
+    if path.as_os_str().is_empty() {
+        return Err(OutDirError::NotADirectory(path.to_path_buf()));
+    }
     match fs::metadata(path) {
         Ok(m) if !m.is_dir() => return Err(OutDirError::NotADirectory(path.to_path_buf())),
         Ok(_) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(FileError::at(path)(e).into()),
     }
-    let entries = entries(path)?;
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let marker_path = path.join(MARKER);
-    let found = match fs::symlink_metadata(&marker_path) {
-        Ok(m) if m.is_file() => File::open(&marker_path)
+    let found = if has_marker(path)? {
+        File::open(path.join(MARKER))
             .ok()
-            .and_then(|mut f| read_marker(&mut f)),
-        _ => None,
+            .and_then(|mut f| read_marker(&mut f))
+    } else {
+        None
     };
+    owned(path, kind, found, entries(path)?).map(|_| ())
+}
+
+/// Whether `dir` has a marker file; a marker that is not a regular file is not sowlab's.
+fn has_marker(dir: &Path) -> Result<bool, OutDirError> {
+    let path = dir.join(MARKER);
+    match fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() => Ok(true),
+        Ok(_) => Err(foreign(dir, vec![MARKER.into()])),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(FileError::at(&path)(e).into()),
+    }
+}
+
+/// The manifest of a directory holding `entries` (the marker aside) whose marker says `found`,
+/// if it may be written as a `kind` directory: the marker is of that kind and every entry is
+/// in its manifest. A marker that cannot be read (a torn write, or not sowlab's) lists no
+/// files, so such a directory is taken over only if it holds nothing else.
+fn owned(
+    path: &Path,
+    kind: Kind,
+    found: Option<Marker>,
+    entries: Vec<String>,
+) -> Result<Vec<String>, OutDirError> {
     if let Some(found) = &found {
         if found.kind != kind {
             return Err(OutDirError::WrongKind {
@@ -332,7 +344,7 @@ pub fn check(path: &Path, kind: Kind) -> Result<(), OutDirError> {
     let files = found.map(|m| m.files).unwrap_or_default();
     let strays: Vec<String> = entries.into_iter().filter(|e| !files.contains(e)).collect();
     if strays.is_empty() {
-        Ok(())
+        Ok(files)
     } else {
         Err(foreign(path, strays))
     }
@@ -361,6 +373,19 @@ fn entries(dir: &Path) -> Result<Vec<String>, OutDirError> {
 fn file_name(path: &Path) -> String {
     path.file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// The process holding a locked marker, as the marker says. The holder may be rewriting it at
+/// this very moment (it is rewritten in place, so it is briefly incomplete): it is read again
+/// a few times, 10 ms apart, before the holder is given up as unknown.
+fn holder(file: &mut File) -> Option<u32> {
+    for _ in 0..20 {
+        if let Some(pid) = read_marker(file).and_then(|m| m.pid) {
+            return Some(pid);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    None
 }
 
 /// The marker's contents, if they are a marker (at most a few kB are read).

@@ -478,7 +478,9 @@ fn timeline_line(g: &Group) -> Line {
 
 fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
     let total: u64 = histogram.iter().sum::<u64>().max(1);
-    let points = (from..=to.min(histogram.len().saturating_sub(1)))
+    // A group may have no moves at all (a start with no legal move): then no points.
+    let points = (from..=to)
+        .take_while(|&v| v < histogram.len())
         .map(|v| (v as f64, histogram[v] as f64 / total as f64))
         .collect();
     Line {

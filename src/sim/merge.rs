@@ -18,6 +18,12 @@ pub enum MergeError {
     /// A shard that is still running, or stopped.
     #[error("`{}` is an unfinished run; finish it first (its `sowlab simulate` command again, with --resume)", .0.display())]
     Unfinished(PathBuf),
+    /// Nothing to merge.
+    #[error("no shards given")]
+    NoShards,
+    /// A directory without a run.
+    #[error("`{}` holds no run of sowlab's (no run.json)", .0.display())]
+    NotARun(PathBuf),
     /// A finished run that is not a shard.
     #[error("`{}` is not a shard: its run.json has no `shard` K/M", .0.display())]
     NotAShard(PathBuf),
@@ -91,107 +97,117 @@ struct Part {
     file: RunFile,
 }
 
-/// Joins shard directories (in any order) into `dir`, producing exactly the files a whole
-/// run of the same experiment writes.
-///
-/// # Errors
-/// Unfinished, missing, duplicate or mismatched shards; shard files whose rows or columns do
-/// not match their run.json; unreadable or unwritable files; a `dir` that holds another run.
-pub fn merge(shards: &[PathBuf], dir: &mut OutDir) -> Result<Merged, MergeError> {
-    let parts = parts(shards)?;
-    let whole = RunInfo {
-        shard: None,
-        ..parts[0].file.run.clone()
-    };
-    let path = dir.path().to_path_buf();
-    match output::state(&path)? {
-        State::Empty => {}
-        // A merge of these shards that stopped: it is done again.
-        State::Unfinished(c) if c.run == whole => {}
-        State::Unfinished(_) => return Err(MergeError::OutUnfinished(path)),
-        State::Complete(_) => return Err(OutputError::Finished(path).into()),
-    }
-    dir.claim(&output::names(&path))?;
-    let disk: &mut dyn Disk = &mut RealDisk;
-    let games = copy::<GameRecord>(disk, &parts, "games.csv", &path, |r| r.games)?;
-    let moves = if whole.moves {
-        copy::<MoveRecord>(disk, &parts, "moves.csv", &path, |r| r.moves)?
-    } else {
-        (0, 0)
-    };
-    let total = units(whole.variants.len(), whole.agents.len(), whole.games);
-    let checkpoint = Checkpoint {
-        run: whole,
-        next: total,
-        games_bytes: games.0,
-        moves_bytes: moves.0,
-        rows: Rows {
-            games: games.1,
-            moves: moves.1,
-        },
-    };
-    output::commit(disk, &path, &checkpoint)?;
-    Ok(Merged {
-        shards: parts.len(),
-        games: games.1,
-    })
+/// Shard directories checked to be every slice of one experiment, once, sorted: ready to be
+/// merged.
+pub struct Shards {
+    parts: Vec<Part>,
+    /// The experiment they are slices of.
+    whole: RunInfo,
 }
 
-/// The shards' run.json files, checked to be every slice of one experiment once, sorted.
-fn parts(shards: &[PathBuf]) -> Result<Vec<Part>, MergeError> {
-    let mut parts = Vec::new();
-    for dir in shards {
-        if let State::Unfinished(_) = output::state(dir)? {
-            return Err(MergeError::Unfinished(dir.clone()));
-        }
-        let file = output::read_run(dir)?;
-        let shard = file
-            .run
-            .shard
-            .as_deref()
-            .and_then(|s| s.parse::<Shard>().ok())
-            .ok_or_else(|| MergeError::NotAShard(dir.clone()))?;
-        parts.push(Part {
-            dir: dir.clone(),
-            shard,
-            file,
-        });
-    }
-    let Some(first) = parts.first() else {
-        return Ok(parts);
-    };
-    let experiment = |p: &Part| RunInfo {
-        shard: None,
-        ..p.file.run.clone()
-    };
-    let (m, whole) = (first.shard.m, experiment(first));
-    if let Some(other) = parts
-        .iter()
-        .find(|p| p.shard.m != m || experiment(p) != whole)
-    {
-        return Err(MergeError::Mixed(first.dir.clone(), other.dir.clone()));
-    }
-    parts.sort_by_key(|p| p.shard.k);
-    if let Some(pair) = parts.windows(2).find(|w| w[0].shard == w[1].shard) {
-        return Err(MergeError::Twice(pair[0].shard));
-    }
-    if let Some(k) = (1..=m).find(|&k| parts.get(k as usize - 1).is_none_or(|p| p.shard.k != k)) {
-        return Err(MergeError::Missing(Shard { k, m }));
-    }
-    let total = units(whole.variants.len(), whole.agents.len(), whole.games);
-    for part in &parts {
-        let expected = part.shard.units(total);
-        let expected = expected.end - expected.start;
-        if part.file.rows.games != expected {
-            return Err(MergeError::ShardSize {
-                dir: part.dir.clone(),
-                shard: part.shard,
-                found: part.file.rows.games,
-                expected,
+impl Shards {
+    /// Reads the shards' run.json files (the directories in any order) and checks them.
+    ///
+    /// # Errors
+    /// No shards; unfinished, missing, duplicate or mismatched shards; shards whose run.json
+    /// does not fit their slice.
+    pub fn read(dirs: &[PathBuf]) -> Result<Shards, MergeError> {
+        let mut parts = Vec::new();
+        for dir in dirs {
+            let file = match output::state(dir)? {
+                State::Complete(file) => file,
+                State::Unfinished(_) => return Err(MergeError::Unfinished(dir.clone())),
+                State::Empty => return Err(MergeError::NotARun(dir.clone())),
+            };
+            let shard = file
+                .run
+                .shard
+                .as_deref()
+                .and_then(|s| s.parse::<Shard>().ok())
+                .ok_or_else(|| MergeError::NotAShard(dir.clone()))?;
+            parts.push(Part {
+                dir: dir.clone(),
+                shard,
+                file,
             });
         }
+        let experiment = |p: &Part| RunInfo {
+            shard: None,
+            ..p.file.run.clone()
+        };
+        let first = parts.first().ok_or(MergeError::NoShards)?;
+        let (m, whole) = (first.shard.m, experiment(first));
+        if let Some(other) = parts
+            .iter()
+            .find(|p| p.shard.m != m || experiment(p) != whole)
+        {
+            return Err(MergeError::Mixed(first.dir.clone(), other.dir.clone()));
+        }
+        parts.sort_by_key(|p| p.shard.k);
+        if let Some(pair) = parts.windows(2).find(|w| w[0].shard == w[1].shard) {
+            return Err(MergeError::Twice(pair[0].shard));
+        }
+        let gap = (1..=m).find(|&k| parts.get(k as usize - 1).is_none_or(|p| p.shard.k != k));
+        if let Some(k) = gap {
+            return Err(MergeError::Missing(Shard { k, m }));
+        }
+        let total = units(whole.variants.len(), whole.agents.len(), whole.games);
+        for part in &parts {
+            let expected = part.shard.units(total);
+            let expected = expected.end - expected.start;
+            if part.file.rows.games != expected {
+                return Err(MergeError::ShardSize {
+                    dir: part.dir.clone(),
+                    shard: part.shard,
+                    found: part.file.rows.games,
+                    expected,
+                });
+            }
+        }
+        Ok(Shards { parts, whole })
     }
-    Ok(parts)
+
+    /// Joins the shards into `dir`, producing exactly the files a whole run of the same
+    /// experiment writes.
+    ///
+    /// # Errors
+    /// Shard files whose rows or columns do not match their run.json; unreadable or
+    /// unwritable files; a `dir` that holds another run.
+    pub fn merge_into(&self, dir: &mut OutDir) -> Result<Merged, MergeError> {
+        let whole = &self.whole;
+        let path = dir.path().to_path_buf();
+        match output::state(&path)? {
+            State::Empty => {}
+            // A merge of these shards that stopped: it is done again.
+            State::Unfinished(c) if c.run == *whole => {}
+            State::Unfinished(_) => return Err(MergeError::OutUnfinished(path)),
+            State::Complete(_) => return Err(OutputError::Finished(path).into()),
+        }
+        dir.claim(&output::names(&path))?;
+        let disk: &mut dyn Disk = &mut RealDisk;
+        let parts = &self.parts;
+        let games = copy::<GameRecord>(disk, parts, "games.csv", &path, |r| r.games)?;
+        let moves = if whole.moves {
+            copy::<MoveRecord>(disk, parts, "moves.csv", &path, |r| r.moves)?
+        } else {
+            (0, 0)
+        };
+        let checkpoint = Checkpoint {
+            run: whole.clone(),
+            next: units(whole.variants.len(), whole.agents.len(), whole.games),
+            games_bytes: games.0,
+            moves_bytes: moves.0,
+            rows: Rows {
+                games: games.1,
+                moves: moves.1,
+            },
+        };
+        output::commit(disk, &path, &checkpoint)?;
+        Ok(Merged {
+            shards: parts.len(),
+            games: games.1,
+        })
+    }
 }
 
 /// Streams `name` of every shard, in order, into `name.partial` in `dir`: one header (which

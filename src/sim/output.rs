@@ -231,8 +231,8 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, O
 /// A missing or malformed file.
 pub fn read_run(dir: &Path) -> Result<RunFile, OutputError> {
     let path = dir.join(RUN);
-    read_json(&path)?
-        .ok_or_else(|| FileError::at(&path)(io::Error::from(io::ErrorKind::NotFound)).into())
+    let text = fs::read_to_string(&path).map_err(FileError::at(&path))?;
+    serde_json::from_str(&text).map_err(|source| OutputError::Json { path, source })
 }
 
 /// What `dir` holds. The checkpoint is removed last when a run is committed, so while it is

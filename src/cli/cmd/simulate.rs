@@ -11,7 +11,7 @@ use super::super::{
 };
 use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
-use crate::sim::merge;
+use crate::sim::merge::Shards;
 use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
 use crate::sim::runner::{Experiment, Shard};
 
@@ -34,6 +34,10 @@ pub type Source = (PathBuf, Vec<Setting>);
 /// Unreadable or invalid variants, two variants with one label.
 pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Result<Plan, Error> {
     let pairings: Vec<String> = run.agents.iter().map(ToString::to_string).collect();
+    let twice = (1..pairings.len()).find(|&i| pairings[..i].contains(&pairings[i]));
+    if let Some(i) = twice {
+        return Err(Error::SamePairing(pairings[i].clone()));
+    }
     let mut compiled: Vec<(String, Rules)> = Vec::new();
     let mut infos = Vec::new();
     for (file, settings) in sources {
@@ -183,8 +187,10 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
 
 /// `sowlab merge`.
 pub fn merge(args: &MergeArgs) -> Result<Outcome, Error> {
+    // The shards are checked before `--out` is created.
+    let shards = Shards::read(&args.shards)?;
     let mut dir = OutDir::open(&args.out, Kind::Run)?;
-    let merged = merge::merge(&args.shards, &mut dir)?;
+    let merged = shards.merge_into(&mut dir)?;
     Ok(Outcome::Wrote(Closing {
         what: Wrote::Merged(merged.shards),
         games: merged.games,
