@@ -1,6 +1,8 @@
 //! The integration tests, one binary (ripgrep's layout): each module covers one area.
 
 mod cli;
+mod cli_fuzz;
+mod cli_grammar;
 mod diagnostics;
 mod golden;
 mod invariants;
