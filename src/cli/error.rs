@@ -27,6 +27,16 @@ pub enum Error {
     /// Two variants of one run with one name.
     #[error("two variants are named \"{0}\"; give each a distinct `game` name")]
     SameName(String),
+    /// More games than can be counted.
+    #[error("{games} games for each of {variants} variant(s), {pairings} pairing(s) and two seat orders are more than can be counted")]
+    TooManyGames {
+        /// `--games`.
+        games: u64,
+        /// Variants given.
+        variants: usize,
+        /// Pairings given.
+        pairings: usize,
+    },
     /// One pairing twice: its games would be played twice and reported as one.
     #[error("--agents {0} is given twice")]
     SamePairing(String),

@@ -48,6 +48,9 @@ pub enum MergeError {
         /// Games in the slice.
         expected: u64,
     },
+    /// A run.json that counts more games than fit in 64 bits.
+    #[error("`{}` describes more games than can be counted", .0.display())]
+    TooManyGames(PathBuf),
     /// A shard file with rows missing (or extra).
     #[error("`{}` has {found} rows; its run.json says {expected}", path.display())]
     RowCount {
@@ -103,6 +106,8 @@ pub struct Shards {
     parts: Vec<Part>,
     /// The experiment they are slices of.
     whole: RunInfo,
+    /// Its units (games).
+    units: u64,
 }
 
 impl Shards {
@@ -151,7 +156,8 @@ impl Shards {
         if let Some(k) = gap {
             return Err(MergeError::Missing(Shard { k, m }));
         }
-        let total = units(whole.variants.len(), whole.agents.len(), whole.games);
+        let total = units(whole.variants.len(), whole.agents.len(), whole.games)
+            .ok_or_else(|| MergeError::TooManyGames(parts[0].dir.clone()))?;
         for part in &parts {
             let expected = part.shard.units(total);
             let expected = expected.end - expected.start;
@@ -164,7 +170,11 @@ impl Shards {
                 });
             }
         }
-        Ok(Shards { parts, whole })
+        Ok(Shards {
+            parts,
+            whole,
+            units: total,
+        })
     }
 
     /// Joins the shards into `dir`, producing exactly the files a whole run of the same
@@ -194,7 +204,7 @@ impl Shards {
         };
         let checkpoint = Checkpoint {
             run: whole.clone(),
-            next: units(whole.variants.len(), whole.agents.len(), whole.games),
+            next: self.units,
             games_bytes: games.0,
             moves_bytes: moves.0,
             rows: Rows {

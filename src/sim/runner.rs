@@ -28,9 +28,12 @@ pub struct Experiment {
 }
 
 /// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
-/// and seat order. The command line bounds the three so that this fits.
-pub fn units(variants: usize, pairings: usize, games: u64) -> u64 {
-    variants as u64 * pairings as u64 * 2 * games
+/// and seat order; `None` if there are more than a `u64` counts.
+pub fn units(variants: usize, pairings: usize, games: u64) -> Option<u64> {
+    (variants as u64)
+        .checked_mul(pairings as u64)?
+        .checked_mul(2)?
+        .checked_mul(games)
 }
 
 /// One of `m` disjoint slices of an experiment, `k` counted from 1: `--shard K/M`.
@@ -94,8 +97,12 @@ const BATCH: u64 = 1024;
 
 impl Experiment {
     /// Units (games) in the whole experiment.
+    ///
+    /// # Panics
+    /// With more units than a `u64` counts; `cli`'s plan refuses such an experiment.
     pub fn units(&self) -> u64 {
         units(self.variants.len(), self.pairings.len(), self.games)
+            .expect("the units of an experiment fit in 64 bits")
     }
 
     fn per_variant(&self) -> u64 {

@@ -13,7 +13,7 @@ use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
 use crate::sim::merge::Shards;
 use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
-use crate::sim::runner::{Experiment, Shard};
+use crate::sim::runner::{units, Experiment, Shard};
 
 /// Validated simulation settings: compiled variants, parsed agents.
 pub struct Plan {
@@ -63,6 +63,13 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
                 .collect(),
         });
         compiled.push((label, rules));
+    }
+    if units(compiled.len(), pairings.len(), run.games).is_none() {
+        return Err(Error::TooManyGames {
+            games: run.games,
+            variants: compiled.len(),
+            pairings: pairings.len(),
+        });
     }
     let files: Vec<String> = sources
         .iter()
