@@ -19,8 +19,8 @@ use clap::Parser;
 use crate::lang;
 use crate::rules::Rules;
 use args::{Cli, Command};
-pub use closing::{Closing, Wrote};
-pub use error::Error;
+use closing::{Closing, Wrote};
+use error::Error;
 use values::{Pairing, Setting};
 
 /// Where a command's output goes.
@@ -36,7 +36,7 @@ pub struct Console<'a> {
 
 /// What a command that did not fail found or did.
 #[derive(Debug)]
-pub enum Outcome {
+enum Outcome {
     /// Done, nothing more to say.
     Done,
     /// `check` found errors in a rule file (they are printed).

@@ -78,11 +78,7 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
 }
 
 /// Writes `rows` as the CSV file `name` in `dir`.
-pub fn write_table<T: Serialize>(
-    dir: &mut OutDir,
-    name: &str,
-    rows: &[T],
-) -> Result<(), ReportError> {
+fn write_table<T: Serialize>(dir: &mut OutDir, name: &str, rows: &[T]) -> Result<(), ReportError> {
     let mut out = csv::Writer::from_writer(Vec::new());
     for row in rows {
         out.serialize(row).map_err(|source| ReportError::Csv {
