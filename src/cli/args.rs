@@ -1,8 +1,12 @@
-//! Command-line arguments, as clap parses them: raw values, no logic.
+//! Command-line arguments, as clap parses them: values checked against their documented
+//! ranges, no logic.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+
+use super::values::{threads, Axis, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES};
+use crate::sim::runner::Shard;
 
 /// Rule language, engine and self-play laboratory for recorded mancala variants.
 #[derive(Debug, Parser)]
@@ -13,7 +17,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 `check` found errors in a rule file; 2 usage, input or output error; 130 interrupted (resume with --resume).";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 `check` found errors in a rule file; 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -40,31 +44,32 @@ pub struct CheckArgs {
     /// Variant files (`.sow`).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Board overrides, e.g. `--set holes=9`.
+    /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Setting>,
 }
 
 /// `sowlab trace FILE --moves 3,7,1` or `--random N --seed S`
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("play").required(true).args(["moves", "random"])))]
 pub struct TraceArgs {
     /// Variant file.
     pub file: PathBuf,
     /// Holes to play, comma-separated, numbered 0..2N-1 counterclockwise from South's leftmost.
-    #[arg(long, value_delimiter = ',', conflicts_with = "random")]
+    #[arg(long, value_delimiter = ',')]
     pub moves: Option<Vec<usize>>,
-    /// Play this many uniformly random legal moves (fewer if the game ends).
-    #[arg(long)]
+    /// Play this many uniformly random legal moves, 0 to 10000000 (fewer if the game ends).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_MOVES)))]
     pub random: Option<u32>,
-    /// Seed for `--random`.
+    /// Seed for `--random`, 0 to 18446744073709551615.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// One JSON object per move on stdout instead of the readable account.
     #[arg(long)]
     pub json: bool,
-    /// Board overrides, e.g. `--set holes=9 --set seeds=5`.
+    /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Setting>,
 }
 
 /// `sowlab explain FILE`
@@ -72,26 +77,28 @@ pub struct TraceArgs {
 pub struct ExplainArgs {
     /// Variant file.
     pub file: PathBuf,
-    /// Board overrides.
+    /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Setting>,
 }
 
 /// What every simulating command takes: games, agents, seed, threads.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Games per variant, agent pairing and seat order (each agent plays South in half).
-    #[arg(long)]
+    /// Games per variant, agent pairing and seat order (each agent plays South in half):
+    /// 1 to 1000000000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     pub games: u64,
-    /// Two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:D, mcts:N); repeat
-    /// the flag for more pairings.
-    #[arg(long, required = true)]
-    pub agents: Vec<String>,
-    /// Master seed: every game's seed derives from it.
+    /// Two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:1..12,
+    /// mcts:1..1000000); repeat the flag for more pairings.
+    #[arg(long, value_name = "A,B", required = true)]
+    pub agents: Vec<Pairing>,
+    /// Master seed, 0 to 18446744073709551615: every game's seed derives from it.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores); the output is the same for any number.
-    #[arg(long)]
+    /// Worker threads, 1 to 4 per core (default: all cores); the output is the same for any
+    /// number.
+    #[arg(long, value_name = "T", value_parser = threads)]
     pub threads: Option<usize>,
 }
 
@@ -104,21 +111,24 @@ pub struct SimulateArgs {
     /// Games, agents, seed, threads.
     #[command(flatten)]
     pub run: RunArgs,
-    /// Output directory for games.csv, summary.csv, moves.csv and run.json.
+    /// Output directory for games.csv, summary.csv, moves.csv and run.json: new, empty, or
+    /// one a run of sowlab wrote.
     #[arg(long)]
     pub out: PathBuf,
     /// Also write moves.csv (one row per move).
     #[arg(long)]
     pub moves: bool,
-    /// Run only the K-th of M disjoint slices of the experiment, e.g. `--shard 2/8`.
+    /// Run only the K-th of M disjoint slices of the experiment, 1 <= K <= M <= 1000000,
+    /// e.g. `--shard 2/8`.
     #[arg(long, value_name = "K/M")]
-    pub shard: Option<String>,
-    /// Finish an interrupted run in `--out`.
+    pub shard: Option<Shard>,
+    /// Finish an interrupted run in `--out` (or start it, if there is none).
     #[arg(long)]
     pub resume: bool,
-    /// Board overrides applied to every variant, e.g. `--set holes=9`.
+    /// Board overrides applied to every variant: holes=1..16, seeds=1..1000,
+    /// starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Setting>,
 }
 
 /// `sowlab merge --out DIR SHARD_DIR...`
@@ -127,7 +137,7 @@ pub struct MergeArgs {
     /// The shard directories, in any order.
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
-    /// Where to write the merged run.
+    /// Where to write the merged run: a new or empty directory.
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -141,12 +151,13 @@ pub struct CompareArgs {
     /// Games, agents, seed, threads.
     #[command(flatten)]
     pub run: RunArgs,
-    /// The report directory (replaced if it holds an earlier report).
+    /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
     #[arg(long)]
     pub out: PathBuf,
-    /// Board overrides applied to every variant.
+    /// Board overrides applied to every variant: holes=1..16, seeds=1..1000,
+    /// starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Setting>,
 }
 
 /// `sowlab sweep VARIANT --set holes=6..12 [--set seeds=3..6] --games N --agents A,B --out DIR`
@@ -154,13 +165,14 @@ pub struct CompareArgs {
 pub struct SweepArgs {
     /// The variant file.
     pub variant: PathBuf,
-    /// Parameters to sweep: `holes=6..12` (inclusive), `seeds=3,4,6`, or a fixed `starter=north`.
+    /// Parameters to sweep: `holes=6..12` (inclusive, at most 100 steps), `seeds=3,4,6`, or a
+    /// fixed `starter=north`.
     #[arg(long = "set", value_name = "KEY=RANGE", required = true)]
-    pub set: Vec<String>,
+    pub set: Vec<Axis>,
     /// Games, agents, seed, threads.
     #[command(flatten)]
     pub run: RunArgs,
-    /// The report directory (replaced if it holds an earlier report).
+    /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
     #[arg(long)]
     pub out: PathBuf,
 }

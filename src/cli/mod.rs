@@ -1,12 +1,16 @@
-//! The command-line tool: parses arguments, calls the library, prints, and maps outcomes to
-//! exit codes (0 ok, 1 `check` found errors, 2 usage or input/output error).
+//! The command-line tool: parses arguments, calls the library, prints, and maps every outcome
+//! to an exit code in one place, [`run_with`]: 0 success, 1 `check` found errors, 2 a usage,
+//! input or output error, 130 interrupted.
 
 mod args;
+mod closing;
 mod cmd;
+mod error;
 mod progress;
+mod values;
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,101 +19,125 @@ use clap::Parser;
 use crate::lang;
 use crate::rules::Rules;
 use args::{Cli, Command};
+use closing::{Closing, Wrote};
+use error::Error;
+use values::{Pairing, Setting};
 
-/// A failure the user must see: one line on stderr, and an exit code.
+/// Where a command's output goes.
+pub struct Console<'a> {
+    /// Standard output: what a command prints (`trace`, `explain`, `check`'s verdicts).
+    pub out: &'a mut dyn Write,
+    /// Standard error: diagnostics, errors and closing lines. Failing to write here cannot
+    /// be reported anywhere, and is ignored.
+    pub err: &'a mut dyn Write,
+    /// Whether standard error is a terminal: colours and progress bars.
+    pub terminal: bool,
+}
+
+/// What a command that did not fail found or did.
 #[derive(Debug)]
-pub struct Failure {
-    /// The line.
-    pub message: String,
-    /// The exit code.
-    pub code: u8,
+enum Outcome {
+    /// Done, nothing more to say.
+    Done,
+    /// `check` found errors in a rule file (they are printed).
+    Errors,
+    /// `check` could not read some files (the errors are printed).
+    Unreadable,
+    /// Files were written: the closing line.
+    Wrote(Closing),
 }
 
-impl Failure {
-    /// A usage or input/output failure (exit code 2).
-    pub fn input(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code: 2,
-        }
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(e: std::io::Error) -> Failure {
-        Failure::input(format!("cannot write output: {e}"))
-    }
-}
-
-/// Runs the tool with these arguments (the first is the program name).
+/// Runs the tool with these arguments (the first is the program name) on the process's
+/// standard output and error.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    let terminal = std::io::stderr().is_terminal();
+    let mut console = Console {
+        out: &mut std::io::stdout(),
+        err: &mut std::io::stderr(),
+        terminal,
+    };
+    run_with(args, &mut console)
+}
+
+/// Runs the tool with these arguments, writing to `console`. This is the one place where
+/// outcomes and errors become lines on stderr and exit codes.
+pub fn run_with(args: impl IntoIterator<Item = OsString>, console: &mut Console<'_>) -> ExitCode {
+    let result = Cli::try_parse_from(args)
+        .map_err(Error::from)
+        .and_then(|cli| dispatch(&cli.command, console));
+    let code = match &result {
+        Ok(Outcome::Done) => 0,
+        Ok(Outcome::Errors) => 1,
+        Ok(Outcome::Unreadable) => 2,
+        Ok(Outcome::Wrote(closing)) => {
+            let _ = writeln!(console.err, "{closing}");
+            0
+        }
+        // `--help` and `--version` come as errors from clap.
+        Err(Error::Usage(e)) => {
+            let text = if console.terminal {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
+            if e.use_stderr() {
+                let _ = write!(console.err, "{text}");
+                2
+            } else {
+                let _ = write!(console.out, "{text}");
+                0
+            }
+        }
+        Err(e) if e.is_closed_output() => 0,
         Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            let _ = writeln!(console.err, "error: {e}");
+            match e {
+                Error::Interrupted { .. } | Error::InterruptedReport { .. } => 130,
+                _ => 2,
+            }
         }
     };
-    let result = match &cli.command {
-        Command::Check(a) => cmd::check::run(a),
-        Command::Trace(a) => cmd::trace::run(a),
-        Command::Explain(a) => cmd::explain::run(a),
-        Command::Simulate(a) => cmd::simulate::run(a),
+    let _ = console.out.flush();
+    ExitCode::from(code)
+}
+
+fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    match command {
+        Command::Check(a) => cmd::check::run(a, console),
+        Command::Trace(a) => cmd::trace::run(a, console),
+        Command::Explain(a) => cmd::explain::run(a, console),
+        Command::Simulate(a) => cmd::simulate::run(a, console),
         Command::Merge(a) => cmd::simulate::merge(a),
-        Command::Compare(a) => cmd::compare::compare(a),
-        Command::Sweep(a) => cmd::compare::sweep(a),
-    };
-    match result {
-        Ok(code) => code,
-        // A closed pipe (`sowlab trace ... | head`) is not an error.
-        Err(f) if f.message.contains("Broken pipe") => ExitCode::SUCCESS,
-        Err(f) => {
-            let _ = writeln!(std::io::stderr(), "error: {}", f.message);
-            ExitCode::from(f.code)
-        }
+        Command::Compare(a) => cmd::compare::compare(a, console),
+        Command::Sweep(a) => cmd::compare::sweep(a, console),
     }
 }
 
 /// ` FLAG v1 FLAG v2 ...`, for the commands that results record.
-fn repeated(flag: &str, values: &[String]) -> String {
-    values.iter().map(|v| format!(" {flag} {v}")).collect()
+fn repeated(flag: &str, values: &[impl ToString]) -> String {
+    values
+        .iter()
+        .map(|v| format!(" {flag} {}", v.to_string()))
+        .collect()
 }
 
 /// ` --games N --agents A,B ... --seed S`, as a command line gives them.
-fn run_flags(games: u64, agents: &[String], seed: u64) -> String {
+fn run_flags(games: u64, agents: &[Pairing], seed: u64) -> String {
     format!(
         " --games {games}{} --seed {seed}",
         repeated("--agents", agents)
     )
 }
 
-/// `--set key=value` strings as pairs.
-fn settings(set: &[String]) -> Result<Vec<(String, String)>, Failure> {
+/// `--set` values as the compiler takes them.
+fn settings(set: &[Setting]) -> Vec<(String, String)> {
     set.iter()
-        .map(|s| match s.split_once('=') {
-            Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
-            None => Err(Failure::input(format!(
-                "`--set {s}` should be KEY=VALUE; keys are {}",
-                lang::SETTINGS
-            ))),
-        })
+        .map(|s| (s.key.clone(), s.value.clone()))
         .collect()
 }
 
-/// Compiles a variant for a command other than `check`: errors become one line each.
-fn load_rules(path: &Path, set: &[String]) -> Result<Rules, Failure> {
-    let settings = settings(set)?;
-    lang::compile_path(path, &settings).map_err(|errors| {
-        let first = errors
-            .0
-            .first()
-            .map_or_else(String::new, ToString::to_string);
-        let more = errors.0.len() - 1;
-        let tail = if more > 0 {
-            format!(" (and {more} more; run `sowlab check` for all)")
-        } else {
-            String::new()
-        };
-        Failure::input(format!("{first}{tail}"))
-    })
+/// Reads and compiles a variant for a command other than `check`.
+fn load_rules(path: &Path, set: &[Setting]) -> Result<Rules, Error> {
+    let file = lang::read_variant(path)?;
+    Ok(lang::compile_file(file, path, &settings(set))?)
 }

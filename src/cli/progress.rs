@@ -1,13 +1,11 @@
 //! Progress on stderr: an indicatif bar with rate and ETA when stderr is a terminal, nothing
 //! otherwise.
 
-use std::io::IsTerminal;
-
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A bar for `total` games, hidden when stderr is not a terminal.
-pub fn bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+/// A bar for `total` games, drawn only on a `terminal`.
+pub fn bar(total: u64, what: &str, terminal: bool) -> ProgressBar {
+    if !terminal {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
     let bar = ProgressBar::new(total);

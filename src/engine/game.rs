@@ -143,7 +143,8 @@ pub struct GameStats {
     /// Holes that were refused only because their sowing would never end (R11), summed over
     /// the turns of the game.
     pub endless_refused: u32,
-    /// Times the drop cap was reached.
+    /// Times the drop cap was reached (R11's safety net): holes whose sowing reached it,
+    /// summed over the turns of the game as they were met, and moves cut short at it.
     pub drop_cap_hits: u32,
 }
 
@@ -609,7 +610,14 @@ impl<'r> Game<'r> {
                     turn.legal |= bit;
                 }
             }
-            Err(Refusal::Endless) if rules.program.ending.endless == Endless::EndsGame => {
+            // A sowing that reaches the drop cap is taken for an endless one: the cap is there
+            // to stop sowings the cycle detector has not caught (yet).
+            Err(refusal @ (Refusal::Endless | Refusal::DropCap))
+                if rules.program.ending.endless == Endless::EndsGame =>
+            {
+                if refusal == Refusal::DropCap {
+                    self.stats.drop_cap_hits += 1;
+                }
                 // Legal; choosing it ends the game, from the position before the move.
                 turn.legal |= bit;
                 turn.results[mv] = (
@@ -670,6 +678,9 @@ impl<'r> Game<'r> {
         }
         self.position = self.turn.results[mv].0;
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
+        if sown.capped {
+            self.stats.drop_cap_hits += 1;
+        }
         self.stats.captures += sown.captures;
         self.quiet = if sown.captures > 0 { 0 } else { self.quiet + 1 };
         if sown.last_capturer.is_some() {

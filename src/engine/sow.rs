@@ -85,6 +85,8 @@ pub(crate) struct Sown {
     pub last_seeds: Option<(Side, u16)>,
     /// Never ends, and the rules let it be chosen to end the game (R11 alternative).
     pub endless: bool,
+    /// Cut short at the drop cap (`endless moves: stop at cap`).
+    pub capped: bool,
 }
 
 /// What the game tells the interpreter about the move.
@@ -240,6 +242,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 self.pos.seeds[origin] += hand - allowed;
                 hand = allowed;
                 capped = true;
+                self.out.capped = true;
             }
             self.out.drops += u32::from(hand);
             // The first seed goes back into the lifted hole, where the rules say so.

@@ -3,7 +3,10 @@
 
 use std::fmt;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{
+    Diagnostic, LabeledSpan, MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan,
+    SpanContents,
+};
 
 use crate::source::{SourceFile, Span};
 
@@ -39,6 +42,15 @@ pub enum CompileErrorKind {
         /// The files in the cycle.
         chain: String,
     },
+    /// `extends "d16.sow"` in `d17.sow`, which `d18.sow` extends, ... (17 files deep).
+    #[error("`extends` goes more than {max} files deep")]
+    ExtendsTooDeep {
+        /// The deepest chain allowed.
+        max: usize,
+    },
+    /// An empty file, or `board { holes: 6 per row }` alone.
+    #[error("no `game` block: a variant needs one, in its file or a file it extends")]
+    NoGame,
     /// `holes: 6` twice in one block.
     #[error("`{key}` is given twice")]
     Duplicate {
@@ -187,6 +199,8 @@ impl CompileErrorKind {
             CompileErrorKind::UnclosedText => "sowlab::syntax::unclosed_text",
             CompileErrorKind::Unreadable { .. } => "sowlab::unreadable",
             CompileErrorKind::ExtendsCycle { .. } => "sowlab::extends::cycle",
+            CompileErrorKind::ExtendsTooDeep { .. } => "sowlab::extends::too_deep",
+            CompileErrorKind::NoGame => "sowlab::game::missing",
             CompileErrorKind::Duplicate { .. } => "sowlab::duplicate",
             CompileErrorKind::UnknownField { .. } => "sowlab::game::unknown_field",
             CompileErrorKind::OutOfRange { .. } => "sowlab::out_of_range",
@@ -219,6 +233,7 @@ impl CompileErrorKind {
             CompileErrorKind::EndsMidLap { .. } => Some("use `on: last drop of a lap` for a capture that ends the sowing".into()),
             CompileErrorKind::Duplicate { .. } => Some("a file may override an inherited rule, but give each rule once".into()),
             CompileErrorKind::UnknownReading { .. } => Some("declare a reading of the file's own, from R17, in a `readings` block: `readings { R17: \"...\" }`".into()),
+            CompileErrorKind::NoGame => Some("start the file with `game \"name\" { source: \"...\" }`, or `extends` a variant".into()),
             _ => None,
         }
     }
@@ -242,10 +257,19 @@ impl CompileError {
     pub fn line_column(&self) -> (usize, usize) {
         self.file.line_column(self.span.start)
     }
+
+    /// Whether the error points into its file's text. A file that could not be read has no
+    /// text to point into, and a location made up for it would mislead.
+    pub fn has_location(&self) -> bool {
+        !(self.file.text.is_empty() && matches!(self.kind, CompileErrorKind::Unreadable { .. }))
+    }
 }
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.has_location() {
+            return write!(f, "{}", self.kind);
+        }
         let (line, column) = self.line_column();
         write!(f, "{}:{line}:{column}: {}", self.file.name, self.kind)
     }
@@ -265,12 +289,11 @@ impl Diagnostic for CompileError {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.file.text as &dyn SourceCode)
+        Some(&self.file as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        // A file that could not be read has no text to point into.
-        if self.file.text.is_empty() {
+        if !self.has_location() {
             return None;
         }
         let label = match &self.kind {
@@ -325,7 +348,7 @@ impl CompileErrors {
         let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
         for error in &self.0 {
-            let named = NamedSource::new(&error.file.name, error.file.text.clone());
+            let named = NamedSource::new(&error.file.name, error.file.clone());
             let report = Located {
                 error,
                 source: named,
@@ -340,7 +363,7 @@ impl CompileErrors {
 /// A [`CompileError`] with a named source, so the report header shows `file:line:column`.
 struct Located<'a> {
     error: &'a CompileError,
-    source: NamedSource<std::sync::Arc<str>>,
+    source: NamedSource<SourceFile>,
 }
 
 impl fmt::Debug for Located<'_> {
@@ -365,10 +388,50 @@ impl Diagnostic for Located<'_> {
         self.error.help()
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        (!self.error.file.text.is_empty()).then_some(&self.source as &dyn SourceCode)
+        self.error
+            .has_location()
+            .then_some(&self.source as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.error.labels()
+    }
+}
+
+/// The source text as miette reads it, through the file's line index. miette's own reading of
+/// a `str` scans from the start of the text for every report, which made a file with
+/// thousands of errors take time quadratic in its length; here the scan starts at the first
+/// line of the snippet. The result is what miette's scan gives: the same snippet, and line
+/// numbers counted from the start of the file.
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        // miette takes a span to end on its last byte, which for an empty span is the byte
+        // before it (on the line above, at a line start).
+        let anchor = (span.offset() + span.len())
+            .saturating_sub(1)
+            .min(span.offset());
+        let (line, _) = self.line_of(anchor);
+        let first = line.saturating_sub(context_lines_before);
+        let start = self.line_start(first);
+        let within = SourceSpan::new((span.offset() - start).into(), span.len());
+        let contents = <[u8] as SourceCode>::read_span(
+            &self.text.as_bytes()[start..],
+            &within,
+            context_lines_before,
+            context_lines_after,
+        )?;
+        let found = contents.span();
+        Ok(Box::new(MietteSpanContents::new(
+            contents.data(),
+            SourceSpan::new((found.offset() + start).into(), found.len()),
+            contents.line() + first,
+            contents.column(),
+            contents.line_count() + first,
+        )))
     }
 }
 
@@ -412,5 +475,37 @@ mod tests {
         );
         assert_eq!(suggest("xyz", ["relay", "direction"]), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn the_indexed_source_reads_every_span_as_miette_reads_a_str() {
+        let text = "a\nbc\r\n\r\ndéf\rg\n\nxyz";
+        let file = SourceFile::new("t", text);
+        for offset in 0..=text.len() {
+            for len in 0..=(text.len() - offset).min(4) {
+                for (before, after) in [(0, 0), (1, 1), (2, 3), (9, 9)] {
+                    let span = SourceSpan::new(offset.into(), len);
+                    let ours = file.read_span(&span, before, after);
+                    let theirs = text.read_span(&span, before, after);
+                    let view = |c: Result<Box<dyn SpanContents<'_> + '_>, MietteError>| {
+                        c.map(|c| {
+                            (
+                                c.data().to_vec(),
+                                *c.span(),
+                                c.line(),
+                                c.column(),
+                                c.line_count(),
+                            )
+                        })
+                        .map_err(|e| e.to_string())
+                    };
+                    assert_eq!(
+                        view(ours),
+                        view(theirs),
+                        "{offset}+{len} ({before}, {after})"
+                    );
+                }
+            }
+        }
     }
 }

@@ -8,13 +8,17 @@ mod diagnostic;
 mod format;
 mod lower;
 mod parser;
+mod read;
+mod recover;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{CompileError, CompileErrorKind, CompileErrors};
 pub use lower::ABOUT_KEYS;
+pub use read::{ReadError, ReadFailure, MAX_FILE_BYTES};
 
-use crate::rules::{Award, Rules, Side};
+use crate::rules::{Award, Rules, Side, MAX_HOLES_PER_ROW};
 use crate::source::{SourceFile, Span};
 use ast::{Block, BlockKind, BoardRule, EndRule, Item, Seeds};
 use lower::Layer;
@@ -23,8 +27,19 @@ use parser::Rule;
 /// Board parameters the command line may override with `--set key=value`.
 pub const SETTINGS: &str = "holes, seeds, starter, cap";
 
-/// Files being loaded, innermost last: (canonical path, path as shown), to find cycles.
-type Stack = Vec<(PathBuf, String)>;
+/// The largest `--set seeds=`, as `lower` checks `seeds: N per hole` (a test keeps the two in
+/// step); named here for the message about a number too large to hold.
+const MAX_SEEDS_SETTING: u32 = 1000;
+
+/// The largest `--set cap=`, as `lower` checks `move cap: N` (a test keeps the two in step).
+const MAX_CAP_SETTING: u32 = 10_000_000;
+
+/// How many files deep `extends` may go: far more than any real variant needs (the shipped
+/// ones go two deep), few enough that a runaway chain is stopped early.
+pub const MAX_EXTENDS_DEPTH: usize = 16;
+
+/// Syntax errors reported for one file at most; a file with more is mostly not rule text.
+const MAX_SYNTAX_ERRORS: usize = 50;
 
 /// Reads, parses and compiles a variant file and the files it extends, then applies `settings`
 /// (`("holes", "9")`, ...) over it.
@@ -32,35 +47,46 @@ type Stack = Vec<(PathBuf, String)>;
 /// # Errors
 /// Every problem found: unreadable files, syntax errors, semantic errors, bad settings.
 pub fn compile_path(path: &Path, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
-    let mut layers = Vec::new();
-    let mut errors = Vec::new();
-    let shown = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let mut stack = vec![(canonical(path), shown.clone())];
-            load(
-                SourceFile::new(shown, text),
-                path,
-                &mut stack,
-                &mut layers,
-                &mut errors,
-            );
-        }
+    match read_variant(path) {
+        Ok(file) => compile_file(file, path, settings),
         Err(e) => {
             let kind = CompileErrorKind::Unreadable {
-                path: shown.clone(),
-                reason: e.to_string(),
+                path: e.path.clone(),
+                reason: e.reason.to_string(),
             };
-            let file = SourceFile::new(shown, "");
-            errors.push(CompileError {
-                file,
+            Err(CompileErrors(vec![CompileError {
+                file: SourceFile::new(e.path, ""),
                 span: Span::default(),
                 kind,
                 related: None,
-            });
+            }]))
         }
     }
-    finish(layers, errors, settings)
+}
+
+/// Reads a variant file for [`compile_file`]: a file that cannot be read is an input error,
+/// not a problem in the rules, and has no line to point at.
+///
+/// # Errors
+/// A missing, unreadable, oversized or non-UTF-8 file, or one that is not a regular file.
+pub fn read_variant(path: &Path) -> Result<SourceFile, ReadError> {
+    let text = read::read(path)?;
+    Ok(SourceFile::new(path.display().to_string(), text))
+}
+
+/// Compiles a variant file read with [`read_variant`] from `path`, the files it extends and
+/// `settings` over it.
+///
+/// # Errors
+/// As [`compile_path`].
+pub fn compile_file(
+    file: SourceFile,
+    path: &Path,
+    settings: &[(String, String)],
+) -> Result<Rules, CompileErrors> {
+    let mut loader = Loader::default();
+    loader.load(file, path);
+    loader.finish(settings)
 }
 
 /// Compiles a variant given as text; `extends` is resolved relative to `dir`.
@@ -68,18 +94,7 @@ pub fn compile_path(path: &Path, settings: &[(String, String)]) -> Result<Rules,
 /// # Errors
 /// As [`compile_path`].
 pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, CompileErrors> {
-    let mut layers = Vec::new();
-    let mut errors = Vec::new();
-    let path = dir.join(name);
-    let mut stack = vec![(canonical(&path), name.to_string())];
-    load(
-        SourceFile::new(name, text),
-        &path,
-        &mut stack,
-        &mut layers,
-        &mut errors,
-    );
-    finish(layers, errors, &[])
+    compile_file(SourceFile::new(name, text), &dir.join(name), &[])
 }
 
 /// The file in the language's one canonical layout (`sowlab fmt`), comments kept.
@@ -87,65 +102,44 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
 /// # Errors
 /// The syntax errors that stop the file being parsed; its rules are not checked.
 pub fn format_source(file: &SourceFile) -> Result<String, CompileErrors> {
-    format::format(&file.text).map_err(|e| CompileErrors(vec![syntax_error(file.clone(), &e)]))
+    format::format(&file.text)
+        .map_err(|e| CompileErrors(vec![syntax_error(file.clone(), &file.text, &e)]))
 }
 
-fn finish(
-    mut layers: Vec<Layer>,
-    mut errors: Vec<CompileError>,
-    settings: &[(String, String)],
-) -> Result<Rules, CompileErrors> {
-    if !settings.is_empty() {
-        match settings_layer(settings) {
-            Ok(layer) => layers.push(layer),
-            Err(e) => errors.push(e),
+/// One compilation's files: each is read and parsed once, however many paths of `extends`
+/// lead to it.
+#[derive(Default)]
+struct Loader {
+    /// Files being loaded, innermost last: (canonical path, path as shown), to find cycles.
+    stack: Vec<(PathBuf, String)>,
+    /// Files loaded already (canonical paths).
+    done: HashSet<PathBuf>,
+    /// Parsed files, parents before children, each once, where it was first reached.
+    layers: Vec<Layer>,
+    errors: Vec<CompileError>,
+}
+
+impl Loader {
+    /// Parses `file` (read from `path`) and, first, every file it extends, depth first, so
+    /// parents come first.
+    fn load(&mut self, file: SourceFile, path: &Path) {
+        let key = canonical(path);
+        self.stack.push((key.clone(), file.name.clone()));
+        let tree = parse(&file);
+        self.done.insert(key);
+        match tree {
+            Ok(tree) => {
+                for parent in &tree.extends {
+                    self.load_parent(&file, path, parent);
+                }
+                self.layers.push(Layer { file, tree });
+            }
+            Err(errors) => self.errors.extend(errors),
         }
+        self.stack.pop();
     }
-    if errors.is_empty() {
-        match lower::lower(&layers) {
-            Ok(rules) => return Ok(rules),
-            Err(found) => errors = found,
-        }
-    }
-    errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
-    Err(CompileErrors(errors))
-}
 
-fn canonical(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// Parses `file` and, first, every file it extends (depth first), so parents come first.
-fn load(
-    file: SourceFile,
-    path: &Path,
-    stack: &mut Stack,
-    layers: &mut Vec<Layer>,
-    errors: &mut Vec<CompileError>,
-) {
-    let tree = match parser::parse(&file.text) {
-        Ok(Ok(tree)) => tree,
-        Ok(Err(too_large)) => {
-            let span = too_large.span;
-            let written = file.text[span.start..span.end].to_string();
-            let kind = CompileErrorKind::TooLarge {
-                written,
-                max: too_large.max,
-            };
-            errors.push(CompileError {
-                file,
-                span,
-                kind,
-                related: None,
-            });
-            return;
-        }
-        Err(e) => {
-            errors.push(syntax_error(file, &e));
-            return;
-        }
-    };
-    for parent in &tree.extends {
+    fn load_parent(&mut self, file: &SourceFile, path: &Path, parent: &ast::Spanned<String>) {
         let parent_path = path.parent().unwrap_or(Path::new(".")).join(&parent.value);
         let shown = parent_path.display().to_string();
         let key = canonical(&parent_path);
@@ -155,8 +149,8 @@ fn load(
             kind,
             related: None,
         };
-        if let Some(first) = stack.iter().position(|(p, _)| *p == key) {
-            let mut chain: Vec<String> = stack[first..]
+        if let Some(first) = self.stack.iter().position(|(p, _)| *p == key) {
+            let mut chain: Vec<String> = self.stack[first..]
                 .iter()
                 .map(|(_, s)| format!("`{s}`"))
                 .collect();
@@ -165,28 +159,131 @@ fn load(
                 path: parent.value.clone(),
                 chain: chain.join(" → "),
             };
-            errors.push(error(kind));
-            continue;
+            self.errors.push(error(kind));
+            return;
         }
-        match std::fs::read_to_string(&parent_path) {
-            Ok(text) => {
-                stack.push((key, shown.clone()));
-                load(
-                    SourceFile::new(shown, text),
-                    &parent_path,
-                    stack,
-                    layers,
-                    errors,
-                );
-                stack.pop();
-            }
-            Err(e) => errors.push(error(CompileErrorKind::Unreadable {
+        if self.done.contains(&key) {
+            return;
+        }
+        if self.stack.len() > MAX_EXTENDS_DEPTH {
+            let kind = CompileErrorKind::ExtendsTooDeep {
+                max: MAX_EXTENDS_DEPTH,
+            };
+            self.errors.push(error(kind));
+            return;
+        }
+        match read::read(&parent_path) {
+            Ok(text) => self.load(SourceFile::new(shown, text), &parent_path),
+            Err(e) => self.errors.push(error(CompileErrorKind::Unreadable {
                 path: shown,
-                reason: e.to_string(),
+                reason: e.reason.to_string(),
             })),
         }
     }
-    layers.push(Layer { file, tree });
+
+    fn finish(mut self, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
+        let mut errors = std::mem::take(&mut self.errors);
+        let no_game = if errors.is_empty() {
+            no_game(&self.layers)
+        } else {
+            None
+        };
+        if !settings.is_empty() {
+            match settings_layer(settings) {
+                Ok(layer) => self.layers.push(layer),
+                Err(e) => errors.push(e),
+            }
+        }
+        if errors.is_empty() {
+            match lower::lower(&self.layers) {
+                Ok(rules) if no_game.is_none() => return Ok(rules),
+                Ok(_) => {}
+                Err(found) => errors = found,
+            }
+        }
+        errors.extend(no_game);
+        errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
+        Err(CompileErrors(errors))
+    }
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// An error when no file of the variant has a `game` block (an empty file, say), pointing at
+/// the variant's first block, or its start.
+fn no_game(layers: &[Layer]) -> Option<CompileError> {
+    let has_game = |layer: &Layer| {
+        layer
+            .tree
+            .blocks
+            .iter()
+            .any(|b| matches!(b.kind, BlockKind::Game { .. }))
+    };
+    if layers.iter().any(has_game) {
+        return None;
+    }
+    let top = layers.last()?;
+    let span = top.tree.blocks.first().map_or(Span::default(), |b| {
+        let header = &top.file.text[b.span.start..b.span.end];
+        let word = header
+            .find(|c: char| !c.is_alphabetic())
+            .unwrap_or(header.len());
+        Span {
+            start: b.span.start,
+            end: b.span.start + word,
+        }
+    });
+    Some(CompileError {
+        file: top.file.clone(),
+        span,
+        kind: CompileErrorKind::NoGame,
+        related: None,
+    })
+}
+
+/// Parses a file into its syntax tree, or finds every syntax error in it: after each error
+/// the rule at fault is blanked out ([`recover`]) and the text parsed again, until it parses,
+/// an error does not come after the one before, or there are [`MAX_SYNTAX_ERRORS`].
+fn parse(file: &SourceFile) -> Result<ast::File, Vec<CompileError>> {
+    let mut text = file.text.to_string();
+    let mut errors: Vec<CompileError> = Vec::new();
+    loop {
+        let error = match parser::parse(&text) {
+            Ok(Ok(tree)) if errors.is_empty() => return Ok(tree),
+            Ok(Ok(_)) => return Err(errors),
+            Ok(Err(too_large)) => {
+                let span = too_large.span;
+                let kind = CompileErrorKind::TooLarge {
+                    written: file.text[span.start..span.end].to_string(),
+                    max: too_large.max,
+                };
+                CompileError {
+                    file: file.clone(),
+                    span,
+                    kind,
+                    related: None,
+                }
+            }
+            Err(e) => syntax_error(file.clone(), &text, &e),
+        };
+        let position = error.span.start;
+        if errors
+            .last()
+            .is_some_and(|last| position <= last.span.start)
+        {
+            return Err(errors);
+        }
+        let unclosed = error.kind == CompileErrorKind::UnclosedText;
+        errors.push(error);
+        if unclosed || errors.len() == MAX_SYNTAX_ERRORS {
+            return Err(errors);
+        }
+        let mut bytes = std::mem::take(&mut text).into_bytes();
+        recover::blank_rule(&mut bytes, position);
+        text = String::from_utf8(bytes).expect("blanking replaces whole characters");
+    }
 }
 
 /// `--set` overrides become one more layer, in a file of their own named `--set`.
@@ -213,17 +310,19 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 related: None,
             }
         };
-        let number = |max: u32| -> Result<u32, CompileError> {
+        // A number that fits its type goes on to `lower`, which says what its range is; one
+        // too large to hold is refused here, with the same limit.
+        let number = |limit: u32, fits: u32| -> Result<u32, CompileError> {
             let digits = value.trim();
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("not a whole number".into()));
             }
             match digits.parse::<u32>() {
-                Ok(n) if n <= max => Ok(n),
-                _ => Err(bad(format!("at most {max}"))),
+                Ok(n) if n <= fits => Ok(n),
+                _ => Err(bad(format!("at most {limit}"))),
             }
         };
-        let small = || number(u32::from(u16::MAX)).map(|n| n as u16);
+        let small = |limit: u32| number(limit, u16::MAX.into()).map(|n| n as u16);
         let board = |rule| {
             BlockKind::Board(vec![Item {
                 rule,
@@ -232,8 +331,8 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
             }])
         };
         let kind = match key.as_str() {
-            "holes" => board(BoardRule::Holes(small()?)),
-            "seeds" => board(BoardRule::Seeds(Seeds::PerHole(small()?))),
+            "holes" => board(BoardRule::Holes(small(MAX_HOLES_PER_ROW as u32)?)),
+            "seeds" => board(BoardRule::Seeds(Seeds::PerHole(small(MAX_SEEDS_SETTING)?))),
             "starter" => match value.as_str() {
                 "south" => board(BoardRule::Starter(Side::South)),
                 "north" => board(BoardRule::Starter(Side::North)),
@@ -241,7 +340,7 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
             },
             // The board goes to the side owners at the cap, as readings.md R10 has it.
             "cap" => BlockKind::End(vec![Item {
-                rule: EndRule::MoveCap(number(u32::MAX)?, Award::Owners),
+                rule: EndRule::MoveCap(number(MAX_CAP_SETTING, u32::MAX)?, Award::Owners),
                 readings: Vec::new(),
                 span,
             }]),
@@ -269,10 +368,11 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
     })
 }
 
-/// A pest error as a diagnostic: what stands at the spot, what would fit, and a keyword the
-/// word there is probably a misspelling of.
-fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileError {
-    if let Some(open) = unclosed_text(&file.text) {
+/// A pest error in `text` (the file's text, perhaps with rules blanked out) as a diagnostic:
+/// what stands at the spot, what would fit, and a keyword the word there is probably a
+/// misspelling of.
+fn syntax_error(file: SourceFile, text: &str, error: &pest::error::Error<Rule>) -> CompileError {
+    if let Some(open) = unclosed_text(text) {
         let span = Span {
             start: open,
             end: open + 1,
@@ -316,7 +416,7 @@ fn syntax_error(file: SourceFile, error: &pest::error::Error<Rule>) -> CompileEr
     }
     expected.sort();
     expected.dedup();
-    let rest = &file.text[position.min(file.text.len())..];
+    let rest = &text[position.min(text.len())..];
     let word: String = rest
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
@@ -386,4 +486,36 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::EOI => "end of file",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The limits named for numbers too large to hold are the ones `lower` checks.
+    #[test]
+    fn setting_limits_are_the_limits_lower_checks() {
+        for (rule, limit) in [
+            ("board { seeds: {} per hole }", MAX_SEEDS_SETTING),
+            ("end { move cap: {}, to owners }", MAX_CAP_SETTING),
+            ("board { holes: {} per row }", MAX_HOLES_PER_ROW as u32),
+        ] {
+            let text = |n: u32| {
+                format!(
+                    "game \"t\" {{ source: \"t\" }}\n{}",
+                    rule.replace("{}", &n.to_string())
+                )
+            };
+            assert!(
+                compile_text("t.sow", &text(limit), Path::new(".")).is_ok(),
+                "{rule}"
+            );
+            let errors = compile_text("t.sow", &text(limit + 1), Path::new("."))
+                .expect_err("one over the limit");
+            assert!(
+                matches!(errors.0[..], [CompileError { kind: CompileErrorKind::OutOfRange { max, .. }, .. }] if max == u64::from(limit)),
+                "{rule}: {errors}"
+            );
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::sim::output::{OutputError, RunInfo};
+use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, MoveRecord};
 use crate::sim::stats::{wilson, Z95};
 
@@ -101,18 +101,11 @@ impl Analysis {
     /// # Errors
     /// Missing or malformed files.
     pub fn read(dir: &Path) -> Result<Analysis, OutputError> {
-        let io = |path: &Path| {
-            let path = path.display().to_string();
-            move |source| OutputError::Io { path, source }
-        };
         let csv_err = |path: &Path| {
-            let path = path.display().to_string();
+            let path = path.to_path_buf();
             move |source| OutputError::Csv { path, source }
         };
-        let run_path = dir.join("run.json");
-        let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
-        let info: RunInfo = serde_json::from_str(&text)
-            .map_err(|e| OutputError::Merge(format!("{}: {e}", run_path.display())))?;
+        let info = read_run(dir)?.run;
         let mut groups: Vec<Group> = Vec::new();
         for v in &info.variants {
             for p in &info.agents {

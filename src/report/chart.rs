@@ -1,7 +1,7 @@
 //! Charts with plotters, each written as both SVG and PNG with a bundled font (DejaVu Sans),
 //! so they look the same everywhere and need no system font library.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::types::RangedCoordf64;
@@ -9,6 +9,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::register_font;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::error::ReportError;
+use crate::outdir::OutDir;
 
 /// The coordinates of every chart here: f64 on both axes.
 type Area = Cartesian2d<RangedCoordf64, RangedCoordf64>;
@@ -107,27 +110,31 @@ fn fonts() {
     });
 }
 
-/// Writes `chart` as `dir/stem.svg` and `dir/stem.png`; returns both paths.
+/// Writes `chart` into `dir` as `stem.svg` and `stem.png`, recording both in its manifest
+/// first.
 ///
 /// # Errors
-/// A drawing or file error, as text.
-pub fn save(chart: &Chart, dir: &Path, stem: &str) -> Result<[PathBuf; 2], String> {
+/// A drawing or file error.
+pub fn save(chart: &Chart, dir: &mut OutDir, stem: &str) -> Result<(), ReportError> {
     fonts();
-    let svg = dir.join(format!("{stem}.svg"));
-    let png = dir.join(format!("{stem}.png"));
+    let (svg, png) = (format!("{stem}.svg"), format!("{stem}.png"));
+    dir.claim(&[&svg, &png])?;
+    let (svg, png) = (dir.path().join(svg), dir.path().join(png));
+    let failed = |path: &Path| {
+        let path = path.to_path_buf();
+        move |message| ReportError::Chart { path, message }
+    };
     {
         let root = SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(chart, &root)?;
-        root.present()
-            .map_err(|e| format!("{}: {e}", svg.display()))?;
+        draw(chart, &root).map_err(failed(&svg))?;
+        root.present().map_err(|e| failed(&svg)(e.to_string()))?;
     }
     {
         let root = BitMapBackend::new(&png, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(chart, &root)?;
-        root.present()
-            .map_err(|e| format!("{}: {e}", png.display()))?;
+        draw(chart, &root).map_err(failed(&png))?;
+        root.present().map_err(|e| failed(&png)(e.to_string()))?;
     }
-    Ok([svg, png])
+    Ok(())
 }
 
 fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Result<(), String> {

@@ -2,13 +2,13 @@
 //! pairwise tests of the first-mover win rate), charts, `index.md` and `index.html`, all
 //! built from a finished simulation run's files.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{mean_interval, Analysis, Group};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
+use super::error::ReportError;
+use crate::outdir::OutDir;
 use crate::rules::reading_gloss;
 use crate::sim::stats::two_proportion;
 
@@ -60,9 +60,9 @@ const WIDE: f64 = 0.05;
 /// line that made it.
 ///
 /// # Errors
-/// Unreadable run files, unwritable report files, drawing errors; as text.
-pub fn write(dir: &Path, command: &str) -> Result<(), String> {
-    let analysis = Analysis::read(dir).map_err(|e| e.to_string())?;
+/// Unreadable run files, unwritable report files, drawing errors.
+pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path())?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
     for pairing in analysis.pairings() {
@@ -72,23 +72,22 @@ pub fn write(dir: &Path, command: &str) -> Result<(), String> {
         blocks.extend(pairing_section(&analysis, pairing, &groups, &tests, dir)?);
     }
     blocks.extend(readings_section(&analysis));
-    let mut out = csv::Writer::from_writer(Vec::new());
-    for row in &rows {
-        out.serialize(row).map_err(|e| e.to_string())?;
-    }
-    write_file(
-        &dir.join("comparison.csv"),
-        &out.into_inner().map_err(|e| e.to_string())?,
-    )?;
+    write_table(dir, "comparison.csv", &rows)?;
     write_timeline(dir, &analysis)?;
-    document::write_pages(dir, "sowlab comparison", &blocks)
+    Ok(document::write_pages(dir, "sowlab comparison", &blocks)?)
 }
 
-/// Writes a file whole under a temporary name, then renames it into place.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+/// Writes `rows` as the CSV file `name` in `dir`.
+fn write_table<T: Serialize>(dir: &mut OutDir, name: &str, rows: &[T]) -> Result<(), ReportError> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        out.serialize(row).map_err(|source| ReportError::Csv {
+            path: dir.path().join(name),
+            source,
+        })?;
+    }
+    let bytes = out.into_inner().expect("writing to memory cannot fail");
+    Ok(dir.write_file(name, &bytes)?)
 }
 
 /// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
@@ -243,8 +242,8 @@ fn pairing_section(
     pairing: &str,
     groups: &[&Group],
     tests: &[PairTest],
-    dir: &Path,
-) -> Result<Vec<Block>, String> {
+    dir: &mut OutDir,
+) -> Result<Vec<Block>, ReportError> {
     let games = 2 * analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
     let slug = slug(pairing);
@@ -475,7 +474,9 @@ fn timeline_line(g: &Group) -> Line {
 
 fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
     let total: u64 = histogram.iter().sum::<u64>().max(1);
-    let points = (from..=to.min(histogram.len().saturating_sub(1)))
+    // A group may have no moves at all (a start with no legal move): then no points.
+    let points = (from..=to)
+        .take_while(|&v| v < histogram.len())
         .map(|v| (v as f64, histogram[v] as f64 / total as f64))
         .collect();
     Line {
@@ -516,7 +517,7 @@ fn readings_section(analysis: &Analysis) -> Vec<Block> {
 
 /// `timeline.csv`: the mean score difference by move, so the timeline chart can be redrawn
 /// without `moves.csv`.
-fn write_timeline(dir: &Path, analysis: &Analysis) -> Result<(), String> {
+fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportError> {
     #[derive(Serialize)]
     struct Row<'a> {
         pairing: &'a str,
@@ -527,7 +528,7 @@ fn write_timeline(dir: &Path, analysis: &Analysis) -> Result<(), String> {
         low: f64,
         high: f64,
     }
-    let mut out = csv::Writer::from_writer(Vec::new());
+    let mut rows = Vec::new();
     for g in &analysis.groups {
         for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
             let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
@@ -540,11 +541,8 @@ fn write_timeline(dir: &Path, analysis: &Analysis) -> Result<(), String> {
                 low,
                 high,
             };
-            out.serialize(row).map_err(|e| e.to_string())?;
+            rows.push(row);
         }
     }
-    write_file(
-        &dir.join("timeline.csv"),
-        &out.into_inner().map_err(|e| e.to_string())?,
-    )
+    write_table(dir, "timeline.csv", &rows)
 }

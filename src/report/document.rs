@@ -4,6 +4,8 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use crate::outdir::{OutDir, OutDirError};
+
 /// A piece of a report.
 pub enum Block {
     /// A heading, level 1 to 3.
@@ -23,10 +25,11 @@ pub enum Block {
 /// Writes `index.md` and `index.html` for `blocks` into `dir` (which holds the charts).
 ///
 /// # Errors
-/// An unwritable file, as text.
-pub fn write_pages(dir: &Path, title: &str, blocks: &[Block]) -> Result<(), String> {
-    super::compare::write_file(&dir.join("index.md"), markdown(blocks).as_bytes())?;
-    super::compare::write_file(&dir.join("index.html"), html(title, blocks, dir).as_bytes())
+/// An unwritable file.
+pub fn write_pages(dir: &mut OutDir, title: &str, blocks: &[Block]) -> Result<(), OutDirError> {
+    dir.write_file("index.md", markdown(blocks).as_bytes())?;
+    let page = html(title, blocks, dir.path());
+    dir.write_file("index.html", page.as_bytes())
 }
 
 /// Renders Markdown.

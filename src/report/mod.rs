@@ -5,5 +5,6 @@ pub mod analysis;
 pub mod chart;
 pub mod compare;
 pub mod document;
+pub mod error;
 pub mod sweep;
 pub mod trace;

@@ -6,8 +6,10 @@ use std::path::Path;
 
 use super::analysis::{Analysis, Group};
 use super::chart::{self, Chart, Line, Plot};
-use super::compare::{slug, write_file};
+use super::compare::slug;
 use super::document::{self, Block};
+use super::error::ReportError;
+use crate::outdir::OutDir;
 
 /// A grid point's parameter values, from the `--set` list recorded in run.json.
 fn parameters(settings: &[String]) -> Vec<(String, f64)> {
@@ -24,9 +26,13 @@ fn parameters(settings: &[String]) -> Vec<(String, f64)> {
 /// first is the x axis, the others split the charts.
 ///
 /// # Errors
-/// Unreadable run files, unwritable report files, drawing errors; as text.
-pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> {
-    let analysis = Analysis::read(dir).map_err(|e| e.to_string())?;
+/// Unreadable run files, unwritable report files, drawing errors.
+pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path())?;
+    let csv_error = |path: &Path| {
+        let path = path.join("sweep.csv");
+        move |source| ReportError::Csv { path, source }
+    };
     let info = &analysis.info;
     let points: Vec<Vec<(String, f64)>> = info
         .variants
@@ -83,7 +89,9 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
         ]
         .map(String::from),
     );
-    csv_out.write_record(&header).map_err(|e| e.to_string())?;
+    csv_out
+        .write_record(&header)
+        .map_err(csv_error(dir.path()))?;
     let x_key = swept.first().cloned().unwrap_or_default();
     for pairing in analysis.pairings() {
         let groups: Vec<(&Group, &Vec<(String, f64)>)> = analysis
@@ -92,7 +100,7 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
             .zip(
                 points
                     .iter()
-                    .flat_map(|p| std::iter::repeat(p).take(info.agents.len())),
+                    .flat_map(|p| std::iter::repeat_n(p, info.agents.len())),
             )
             .filter(|(g, _)| g.pairing == *pairing)
             .collect();
@@ -112,7 +120,9 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
             ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
-            csv_out.write_record(&record).map_err(|e| e.to_string())?;
+            csv_out
+                .write_record(&record)
+                .map_err(csv_error(dir.path()))?;
             let (fm, lo, hi) = g.rate(g.first_mover_wins);
             let mut row: Vec<String> = swept.iter().map(|k| value(point, k).to_string()).collect();
             row.push(format!(
@@ -195,9 +205,7 @@ pub fn write(dir: &Path, command: &str, swept: &[String]) -> Result<(), String> 
             ));
         }
     }
-    write_file(
-        &dir.join("sweep.csv"),
-        &csv_out.into_inner().map_err(|e| e.to_string())?,
-    )?;
-    document::write_pages(dir, "sowlab sweep", &blocks)
+    let bytes = csv_out.into_inner().expect("writing to memory cannot fail");
+    dir.write_file("sweep.csv", &bytes)?;
+    Ok(document::write_pages(dir, "sowlab sweep", &blocks)?)
 }

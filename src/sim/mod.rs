@@ -1,6 +1,7 @@
 //! Self-play: one game between two agents, and experiments of many games run in parallel,
 //! reproducibly, with their results streamed to CSV files.
 
+pub mod merge;
 pub mod output;
 pub mod record;
 pub mod runner;
@@ -75,6 +76,7 @@ pub fn play_game(
         captures: stats.captures,
         max_laps: stats.max_laps,
         endless_refused: stats.endless_refused,
+        drop_cap_hits: stats.drop_cap_hits,
         end_reason: outcome.reason.class().to_string(),
         end_rule: outcome.reason.name().to_string(),
     }

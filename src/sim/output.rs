@@ -1,21 +1,25 @@
-//! The files of a simulation run, written so that no reader ever sees a half-written one:
-//! games and moves stream into `*.partial` files, a checkpoint records how much of them is
-//! good, and the final names appear (by rename) only when the run is complete. An interrupted
-//! run resumes from its checkpoint; shards of one experiment merge into the files a whole run
-//! writes.
+//! The files of a simulation run, written so that no reader ever sees a half-written one and
+//! every interruption can be finished: games and moves stream into `*.partial` files, a
+//! checkpoint records how much of them is good, and the final files appear by a commit whose
+//! every step can be done again after a crash (see [`commit`]). An interrupted run resumes
+//! from its checkpoint. Every file operation goes through a [`Disk`], so tests can interrupt
+//! the writing at any step.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::record::GameRecord;
+use super::record::{GameRecord, MoveRecord, SummaryRecord};
 use super::runner::{Experiment, Played};
 use super::stats::Summary;
+use crate::outdir::disk::{temporary, write_atomically, Disk, FileError, RealDisk};
+use crate::outdir::{OutDir, OutDirError};
 
-/// Everything that identifies an experiment's results; written as `run.json`.
+/// Everything that identifies an experiment's results.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInfo {
     /// `sowlab`.
@@ -54,58 +58,120 @@ pub struct VariantInfo {
     pub readings: Vec<String>,
 }
 
-/// How far an interrupted run got.
+/// `run.json`: the experiment, and how many rows its files hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunFile {
+    /// The experiment.
+    #[serde(flatten)]
+    pub run: RunInfo,
+    /// Rows of `games.csv` and `moves.csv`.
+    pub rows: Rows,
+}
+
+/// Rows of the CSV files, headers not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rows {
+    /// In `games.csv`: one per game.
+    pub games: u64,
+    /// In `moves.csv`: one per move (0 when it is not written).
+    pub moves: u64,
+}
+
+/// How far a run got: written after every batch, and before the commit.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct Checkpoint {
-    run: RunInfo,
-    /// Units done (from the start of the run's range).
-    next: u64,
-    games_bytes: u64,
-    moves_bytes: u64,
+pub(crate) struct Checkpoint {
+    pub(crate) run: RunInfo,
+    /// The next unit to play; the files hold every unit of the run's range before it.
+    pub(crate) next: u64,
+    pub(crate) games_bytes: u64,
+    pub(crate) moves_bytes: u64,
+    pub(crate) rows: Rows,
 }
 
 /// Why a run could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
-    /// A file could not be written or read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
+    /// A file operation failed.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A CSV row could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Csv {
         /// The file.
-        path: String,
+        path: PathBuf,
         /// Why.
         source: csv::Error,
     },
-    /// The directory already holds results.
-    #[error("`{0}` already holds a run; use --resume to finish it, or another --out")]
-    Occupied(String),
+    /// `run.json` or the checkpoint does not read as one.
+    #[error("{}: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// The directory could not be claimed, or is not sowlab's.
+    #[error(transparent)]
+    Dir(#[from] OutDirError),
+    /// A new run on a finished one.
+    #[error("`{}` already holds a finished run; choose another --out", .0.display())]
+    Finished(PathBuf),
+    /// A new run on an unfinished one.
+    #[error("`{}` holds an unfinished run; add --resume to the command that started it to finish it, or choose another --out", .0.display())]
+    Unfinished(PathBuf),
     /// `--resume` on a directory whose run differs.
-    #[error(
-        "`{0}` holds a different run (other variants, agents, games or seed); it was not changed"
-    )]
-    Different(String),
-    /// Shards that do not form one run.
-    #[error("cannot merge: {0}")]
-    Merge(String),
+    #[error("`{}` holds a different run (other variants, agents, games or seed); nothing was changed", .0.display())]
+    Different(PathBuf),
+    /// A partial file shorter than its checkpoint: what the checkpoint vouches for is gone.
+    #[error("`{}` is {length} bytes, shorter than the {expected} its checkpoint vouches for, so the run cannot be resumed; remove `{}` and start it again", path.display(), dir.display())]
+    Truncated {
+        /// The partial file.
+        path: PathBuf,
+        /// The run's directory.
+        dir: PathBuf,
+        /// Its length.
+        length: u64,
+        /// The checkpoint's.
+        expected: u64,
+    },
+    /// Files that no step of writing a run leaves behind.
+    #[error("`{}` is damaged ({what}); remove it and start the run again", dir.display())]
+    Damaged {
+        /// The run's directory.
+        dir: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
 }
 
 /// The result of [`run`].
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Finish {
     /// All files written.
-    Complete,
+    Complete {
+        /// Games in the files.
+        games: u64,
+    },
+    /// `--resume` found the run complete already; nothing was written.
+    Unchanged {
+        /// Games in the files.
+        games: u64,
+    },
     /// Stopped early; `--resume` continues.
     Interrupted {
         /// Games done so far.
         done: u64,
     },
+}
+
+/// What a directory holds, as far as a run goes.
+pub(crate) enum State {
+    /// No run yet: a new directory, or one whose first checkpoint was never written.
+    Empty,
+    /// A run that stopped before it was complete, or while it was being committed.
+    Unfinished(Checkpoint),
+    /// A complete run.
+    Complete(RunFile),
 }
 
 const GAMES: &str = "games.csv";
@@ -114,281 +180,363 @@ const SUMMARY: &str = "summary.csv";
 const RUN: &str = "run.json";
 const CHECKPOINT: &str = "checkpoint.json";
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
-fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> OutputError + '_ {
-    move |source| OutputError::Csv {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
 fn partial(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.partial"))
 }
 
-/// Runs `units` of `experiment` into `dir`, resuming from a checkpoint when `resume` is set.
-/// `progress` is told the units done so far after every batch; `stop` ends the run early,
-/// at a batch boundary, with a checkpoint.
+/// Every name a run may write in its directory, final or not.
+pub(crate) fn names(dir: &Path) -> Vec<String> {
+    let mut paths = vec![
+        dir.join(GAMES),
+        dir.join(MOVES),
+        dir.join(SUMMARY),
+        dir.join(RUN),
+        partial(dir, GAMES),
+        partial(dir, MOVES),
+        dir.join(CHECKPOINT),
+    ];
+    for name in [CHECKPOINT, SUMMARY, RUN] {
+        paths.push(temporary(&dir.join(name)));
+    }
+    paths
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
+fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> OutputError + '_ {
+    move |source| OutputError::Csv {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, OutputError> {
+    match fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|source| OutputError::Json {
+                path: path.to_path_buf(),
+                source,
+            }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(FileError::at(path)(e).into()),
+    }
+}
+
+/// Reads `run.json` of a run directory.
 ///
 /// # Errors
-/// Unwritable directory, a directory that already holds a run (without `resume`), a
-/// checkpoint of a different run.
+/// A missing or malformed file.
+pub fn read_run(dir: &Path) -> Result<RunFile, OutputError> {
+    let path = dir.join(RUN);
+    let text = fs::read_to_string(&path).map_err(FileError::at(&path))?;
+    serde_json::from_str(&text).map_err(|source| OutputError::Json { path, source })
+}
+
+/// What `dir` holds. The checkpoint is removed last when a run is committed, so while it is
+/// there the run is unfinished, whatever else the directory holds.
+pub(crate) fn state(dir: &Path) -> Result<State, OutputError> {
+    if let Some(checkpoint) = read_json(&dir.join(CHECKPOINT))? {
+        return Ok(State::Unfinished(checkpoint));
+    }
+    Ok(read_json(&dir.join(RUN))?.map_or(State::Empty, State::Complete))
+}
+
+/// One run to write: the experiment, its description, and the units to play (all of them,
+/// or a shard's).
+pub struct Job<'a> {
+    /// What to play.
+    pub experiment: &'a Experiment,
+    /// Its description, for the checkpoint and run.json.
+    pub info: &'a RunInfo,
+    /// The units to play.
+    pub units: Range<u64>,
+}
+
+/// Runs `job` into `dir`. A directory that holds the same run unfinished is resumed when
+/// `resume` is set; one that holds it complete is left as it is. `progress` is told the units
+/// done so far after every batch; `stop` ends the run early, at a batch boundary, with a
+/// checkpoint.
+///
+/// # Errors
+/// An unwritable directory; a directory that holds a run (without `resume`), or a different
+/// run; partial files shorter than their checkpoint.
 pub fn run(
-    experiment: &Experiment,
-    info: &RunInfo,
-    units: std::ops::Range<u64>,
-    dir: &Path,
+    job: &Job<'_>,
+    dir: &mut OutDir,
     resume: bool,
     stop: &AtomicBool,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<Finish, OutputError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let checkpoint_path = dir.join(CHECKPOINT);
-    let previous: Option<Checkpoint> = match fs::read_to_string(&checkpoint_path) {
-        Ok(text) => serde_json::from_str(&text).ok(),
-        Err(_) => None,
-    };
-    let occupied = previous.is_some() || dir.join(GAMES).exists() || dir.join(RUN).exists();
-    let start = match (&previous, resume) {
-        (Some(c), true) if c.run == *info => Some(c),
-        (Some(_), true) => return Err(OutputError::Different(dir.display().to_string())),
-        (None, true) if dir.join(RUN).exists() => {
-            let done: Option<RunInfo> = fs::read_to_string(dir.join(RUN))
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok());
-            return if done.as_ref() == Some(info) {
-                Ok(Finish::Complete)
-            } else {
-                Err(OutputError::Different(dir.display().to_string()))
-            };
-        }
-        (_, false) if occupied => return Err(OutputError::Occupied(dir.display().to_string())),
-        _ => None,
-    };
-    let games_path = partial(dir, GAMES);
-    let moves_path = partial(dir, MOVES);
-    let (mut games, mut moves, first) = match start {
-        Some(c) => (
-            reopen(&games_path, c.games_bytes)?,
-            reopen(&moves_path, c.moves_bytes)?,
-            c.next,
-        ),
-        None => (create(&games_path)?, create(&moves_path)?, units.start),
-    };
-    let total = units.end - units.start;
-    progress(first - units.start, total);
-    let done = experiment.run(first..units.end, stop, |next, batch: Vec<Played>| {
-        // Buffers are flushed at the end of every batch, so a file's length on disk says
-        // whether its header is written yet.
-        let fresh = |w: &BufWriter<File>| {
-            w.get_ref()
-                .metadata()
-                .map(|m| m.len() == 0)
-                .unwrap_or(false)
-        };
-        let (games_header, moves_header) = (fresh(&games), fresh(&moves));
-        let mut games_csv = csv::WriterBuilder::new()
-            .has_headers(games_header)
-            .from_writer(&mut games);
-        for played in &batch {
-            games_csv
-                .serialize(&played.game)
-                .map_err(csv_error(&games_path))?;
-        }
-        games_csv.flush().map_err(io_error(&games_path))?;
-        drop(games_csv);
-        let mut moves_csv = csv::WriterBuilder::new()
-            .has_headers(moves_header)
-            .from_writer(&mut moves);
-        for played in &batch {
-            for m in &played.moves {
-                moves_csv.serialize(m).map_err(csv_error(&moves_path))?;
-            }
-        }
-        moves_csv.flush().map_err(io_error(&moves_path))?;
-        drop(moves_csv);
-        games.flush().map_err(io_error(&games_path))?;
-        moves.flush().map_err(io_error(&moves_path))?;
-        let checkpoint = Checkpoint {
-            run: info.clone(),
-            next,
-            games_bytes: games
-                .get_ref()
-                .metadata()
-                .map_err(io_error(&games_path))?
-                .len(),
-            moves_bytes: moves
-                .get_ref()
-                .metadata()
-                .map_err(io_error(&moves_path))?
-                .len(),
-        };
-        write_atomically(
-            &checkpoint_path,
-            serde_json::to_string_pretty(&checkpoint)
-                .expect("serialisable")
-                .as_bytes(),
-        )?;
-        progress(next - units.start, total);
-        Ok::<(), OutputError>(())
-    })?;
-    drop((games, moves));
-    if done < units.end {
-        return Ok(Finish::Interrupted {
-            done: done - units.start,
-        });
-    }
-    finish(dir, info)?;
-    Ok(Finish::Complete)
+    run_on(&mut RealDisk, job, dir, resume, stop, progress)
 }
 
-/// Turns the partial files of a finished run into the final ones: summary, renames, run.json.
-fn finish(dir: &Path, info: &RunInfo) -> Result<(), OutputError> {
-    let games_path = partial(dir, GAMES);
-    write_summary(&games_path, &dir.join(SUMMARY))?;
-    fs::rename(&games_path, dir.join(GAMES)).map_err(io_error(&games_path))?;
-    let moves_path = partial(dir, MOVES);
-    if info.moves {
-        fs::rename(&moves_path, dir.join(MOVES)).map_err(io_error(&moves_path))?;
-    } else {
-        fs::remove_file(&moves_path).map_err(io_error(&moves_path))?;
+/// [`run`], with every step of writing files done by `disk`.
+///
+/// # Errors
+/// As [`run`], and any error of `disk`.
+pub fn run_on(
+    disk: &mut dyn Disk,
+    job: &Job<'_>,
+    dir: &mut OutDir,
+    resume: bool,
+    stop: &AtomicBool,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<Finish, OutputError> {
+    let path = dir.path().to_path_buf();
+    let info = job.info;
+    let units = job.units.clone();
+    let start = match (state(&path)?, resume) {
+        (State::Empty, _) => None,
+        (State::Unfinished(c), true) if c.run == *info => Some(c),
+        (State::Complete(f), true) if f.run == *info => {
+            return Ok(Finish::Unchanged {
+                games: f.rows.games,
+            })
+        }
+        (_, true) => return Err(OutputError::Different(path)),
+        (State::Unfinished(_), false) => return Err(OutputError::Unfinished(path)),
+        (State::Complete(_), false) => return Err(OutputError::Finished(path)),
+    };
+    dir.claim(&names(&path))?;
+    let games_path = partial(&path, GAMES);
+    let moves_path = partial(&path, MOVES);
+    let mut checkpoint = match start {
+        Some(c) => c,
+        None => {
+            let games = create_with_header::<GameRecord>(disk, &games_path)?;
+            let moves = if info.moves {
+                create_with_header::<MoveRecord>(disk, &moves_path)?
+            } else {
+                0
+            };
+            Checkpoint {
+                run: info.clone(),
+                next: units.start,
+                games_bytes: games,
+                moves_bytes: moves,
+                rows: Rows::default(),
+            }
+        }
+    };
+    if checkpoint.next < units.end {
+        let mut games = reopen(&path, &games_path, checkpoint.games_bytes)?;
+        let mut moves = if info.moves {
+            Some(reopen(&path, &moves_path, checkpoint.moves_bytes)?)
+        } else {
+            None
+        };
+        let total = units.end - units.start;
+        progress(checkpoint.next - units.start, total);
+        let first = checkpoint.next;
+        let done = job
+            .experiment
+            .run(first..units.end, stop, |next, batch: Vec<Played>| {
+                let mut games_csv = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(&mut games);
+                for played in &batch {
+                    games_csv
+                        .serialize(&played.game)
+                        .map_err(csv_error(&games_path))?;
+                }
+                games_csv.flush().map_err(FileError::at(&games_path))?;
+                drop(games_csv);
+                games.flush().map_err(FileError::at(&games_path))?;
+                checkpoint.games_bytes = length(&games, &games_path)?;
+                checkpoint.rows.games += batch.len() as u64;
+                if let Some(moves) = &mut moves {
+                    let mut moves_csv = csv::WriterBuilder::new()
+                        .has_headers(false)
+                        .from_writer(&mut *moves);
+                    for played in &batch {
+                        for m in &played.moves {
+                            moves_csv.serialize(m).map_err(csv_error(&moves_path))?;
+                        }
+                        checkpoint.rows.moves += played.moves.len() as u64;
+                    }
+                    moves_csv.flush().map_err(FileError::at(&moves_path))?;
+                    drop(moves_csv);
+                    moves.flush().map_err(FileError::at(&moves_path))?;
+                    checkpoint.moves_bytes = length(moves, &moves_path)?;
+                }
+                checkpoint.next = next;
+                write_checkpoint(disk, &path, &checkpoint)?;
+                progress(next - units.start, total);
+                Ok::<(), OutputError>(())
+            })?;
+        if done < units.end {
+            return Ok(Finish::Interrupted {
+                done: done - units.start,
+            });
+        }
     }
-    let json = serde_json::to_string_pretty(info).expect("serialisable") + "\n";
-    write_atomically(&dir.join(RUN), json.as_bytes())?;
+    commit(disk, &path, &checkpoint)?;
+    Ok(Finish::Complete {
+        games: checkpoint.rows.games,
+    })
+}
+
+/// Turns a fully played run's partial files into the final ones, in an order that can be
+/// redone from any step after a crash:
+///
+/// 1. the checkpoint, saying everything is played (it says so already after the last batch;
+///    a merge or a run of no games writes its first here);
+/// 2. `summary.csv`, from the games;
+/// 3. `run.json`, with the rows the files hold;
+/// 4. `games.csv.partial` renamed `games.csv`;
+/// 5. `moves.csv.partial` renamed `moves.csv`;
+/// 6. the checkpoint removed.
+///
+/// Until step 6 the directory is unfinished, and `--resume` starts the commit again; the
+/// steps already done are done again (1–3 give the same bytes) or found done (4, 5).
+pub(crate) fn commit(
+    disk: &mut dyn Disk,
+    dir: &Path,
+    checkpoint: &Checkpoint,
+) -> Result<(), OutputError> {
+    write_checkpoint(disk, dir, checkpoint)?;
+    let games = settled(dir, GAMES, checkpoint.games_bytes)?;
+    if checkpoint.run.moves {
+        settled(dir, MOVES, checkpoint.moves_bytes)?;
+    }
+    write_summary(disk, &games, &dir.join(SUMMARY))?;
+    let run = RunFile {
+        run: checkpoint.run.clone(),
+        rows: checkpoint.rows,
+    };
+    let json = serde_json::to_string_pretty(&run).expect("serialisable") + "\n";
+    write_atomically(disk, &dir.join(RUN), json.as_bytes())?;
+    let mut kept = vec![GAMES];
+    if checkpoint.run.moves {
+        kept.push(MOVES);
+    }
+    for name in kept {
+        let from = partial(dir, name);
+        if from.exists() {
+            disk.rename(&from, &dir.join(name))
+                .map_err(FileError::at(&from))?;
+        }
+    }
     let checkpoint = dir.join(CHECKPOINT);
-    if checkpoint.exists() {
-        fs::remove_file(&checkpoint).map_err(io_error(&checkpoint))?;
-    }
+    disk.remove(&checkpoint)
+        .map_err(FileError::at(&checkpoint))?;
     Ok(())
 }
 
-/// Reads `games` (a games CSV) and writes its summary to `to`.
-///
-/// # Errors
-/// Unreadable or malformed games file, unwritable summary.
-pub fn write_summary(games: &Path, to: &Path) -> Result<(), OutputError> {
+/// The file that holds `name`'s rows at this point of a commit: its partial file, cut back
+/// to the checkpoint's length, or the final file if the partial one was renamed already.
+fn settled(dir: &Path, name: &str, length: u64) -> Result<PathBuf, OutputError> {
+    let path = partial(dir, name);
+    match fs::metadata(&path) {
+        Ok(_) => {
+            reopen(dir, &path, length)?;
+            Ok(path)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let done = dir.join(name);
+            match fs::metadata(&done) {
+                Ok(m) if m.len() == length => Ok(done),
+                Ok(m) => Err(OutputError::Damaged {
+                    dir: dir.to_path_buf(),
+                    what: format!("{name} is {} bytes; its checkpoint says {length}", m.len()),
+                }),
+                Err(_) => Err(OutputError::Damaged {
+                    dir: dir.to_path_buf(),
+                    what: format!("neither {name}.partial nor {name} is there"),
+                }),
+            }
+        }
+        Err(e) => Err(FileError::at(&path)(e).into()),
+    }
+}
+
+fn write_checkpoint(
+    disk: &mut dyn Disk,
+    dir: &Path,
+    checkpoint: &Checkpoint,
+) -> Result<(), OutputError> {
+    let json = serde_json::to_string_pretty(checkpoint).expect("serialisable");
+    Ok(write_atomically(
+        disk,
+        &dir.join(CHECKPOINT),
+        json.as_bytes(),
+    )?)
+}
+
+/// The CSV header of records of type `T`: serde names the columns, so it is taken from the
+/// serialisation of a record.
+pub(crate) fn header<T: Serialize + Default>() -> Vec<u8> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.serialize(T::default())
+        .expect("a default record serialises");
+    let bytes = out.into_inner().expect("writing to memory cannot fail");
+    let end = bytes.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes[..end].to_vec()
+}
+
+/// Creates a partial file holding only the header, so that a run (or shard) of no games
+/// still has one; returns its length.
+pub(crate) fn create_with_header<T: Serialize + Default>(
+    disk: &mut dyn Disk,
+    path: &Path,
+) -> Result<u64, OutputError> {
+    let header = header::<T>();
+    let mut file = disk.create(path).map_err(FileError::at(path))?;
+    file.write_all(&header).map_err(FileError::at(path))?;
+    Ok(header.len() as u64)
+}
+
+fn length(file: &BufWriter<File>, path: &Path) -> Result<u64, OutputError> {
+    Ok(file
+        .get_ref()
+        .metadata()
+        .map_err(FileError::at(path))?
+        .len())
+}
+
+/// Opens a partial file for appending after its last checkpointed byte, dropping anything a
+/// killed run wrote after the checkpoint. A file shorter than that lost rows the checkpoint
+/// vouches for, and is refused before anything is played.
+fn reopen(dir: &Path, path: &Path, length: u64) -> Result<BufWriter<File>, OutputError> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(FileError::at(path))?;
+    let found = file.metadata().map_err(FileError::at(path))?.len();
+    if found < length {
+        return Err(OutputError::Truncated {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+            length: found,
+            expected: length,
+        });
+    }
+    file.set_len(length).map_err(FileError::at(path))?;
+    file.seek(io::SeekFrom::End(0))
+        .map_err(FileError::at(path))?;
+    Ok(BufWriter::new(file))
+}
+
+/// Reads `games` (a games CSV, streamed) and writes its summary to `to`: a header alone when
+/// there are no games (a shard may have none).
+fn write_summary(disk: &mut dyn Disk, games: &Path, to: &Path) -> Result<(), OutputError> {
     let mut summary = Summary::default();
     let mut reader = csv::Reader::from_path(games).map_err(csv_error(games))?;
     for record in reader.deserialize::<GameRecord>() {
         summary.add(&record.map_err(csv_error(games))?);
     }
-    let mut out = csv::Writer::from_writer(Vec::new());
-    for row in summary.rows() {
-        out.serialize(row).map_err(csv_error(to))?;
-    }
-    let bytes = out.into_inner().map_err(|e| OutputError::Io {
-        path: to.display().to_string(),
-        source: e.into_error(),
-    })?;
-    write_atomically(to, &bytes)
-}
-
-/// Joins shard directories (in any order) into `dir`, producing exactly the files a whole
-/// run of the same experiment writes.
-///
-/// # Errors
-/// Missing, duplicate or mismatched shards; unreadable or unwritable files.
-pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<RunInfo, OutputError> {
-    let mut parts: Vec<(u64, u64, RunInfo, &PathBuf)> = Vec::new();
-    for shard in shards {
-        let path = shard.join(RUN);
-        let text = fs::read_to_string(&path).map_err(io_error(&path))?;
-        let info: RunInfo = serde_json::from_str(&text)
-            .map_err(|e| OutputError::Merge(format!("{}: {e}", path.display())))?;
-        let Some((k, m)) = info
-            .shard
-            .as_deref()
-            .and_then(|s| s.split_once('/'))
-            .and_then(|(k, m)| Some((k.parse().ok()?, m.parse().ok()?)))
-        else {
-            return Err(OutputError::Merge(format!(
-                "{} is not a shard (no `shard` in run.json)",
-                shard.display()
-            )));
-        };
-        parts.push((k, m, info, shard));
-    }
-    parts.sort_by_key(|p| p.0);
-    let m = parts.first().map_or(0, |p| p.1);
-    let whole = parts.first().map(|p| RunInfo {
-        shard: None,
-        ..p.2.clone()
-    });
-    let expected: Vec<u64> = (1..=m).collect();
-    let got: Vec<u64> = parts.iter().map(|p| p.0).collect();
-    if parts.is_empty() || got != expected || parts.iter().any(|p| p.1 != m) {
-        return Err(OutputError::Merge(format!(
-            "need shards 1..{m} of {m} exactly once, got {got:?}"
-        )));
-    }
-    let whole = whole.expect("parts is not empty");
-    if parts.iter().any(|p| {
-        RunInfo {
-            shard: None,
-            ..p.2.clone()
-        } != whole
-    }) {
-        return Err(OutputError::Merge(
-            "the shards come from different experiments".into(),
-        ));
-    }
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
-    if dir.join(GAMES).exists() || dir.join(RUN).exists() {
-        return Err(OutputError::Occupied(dir.display().to_string()));
-    }
-    for (name, wanted) in [(GAMES, true), (MOVES, whole.moves)] {
-        if !wanted {
-            continue;
+    let rows = summary.rows();
+    let bytes = if rows.is_empty() {
+        header::<SummaryRecord>()
+    } else {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        for row in rows {
+            out.serialize(row).map_err(csv_error(to))?;
         }
-        let target = partial(dir, name);
-        let mut out = create(&target)?;
-        for (i, part) in parts.iter().enumerate() {
-            let source = part.3.join(name);
-            let text = fs::read_to_string(&source).map_err(io_error(&source))?;
-            // Every shard starts with the header; keep the first one only.
-            let body = if i == 0 {
-                text.as_str()
-            } else {
-                text.split_once('\n').map_or("", |(_, rest)| rest)
-            };
-            out.write_all(body.as_bytes()).map_err(io_error(&target))?;
-        }
-        out.flush().map_err(io_error(&target))?;
-    }
-    if !whole.moves {
-        create(&partial(dir, MOVES))?;
-    }
-    finish(dir, &whole)?;
-    Ok(whole)
-}
-
-fn create(path: &Path) -> Result<BufWriter<File>, OutputError> {
-    File::create(path)
-        .map(BufWriter::new)
-        .map_err(io_error(path))
-}
-
-/// Opens a partial file for appending after its last checkpointed byte, dropping anything a
-/// killed run wrote after the checkpoint.
-fn reopen(path: &Path, length: u64) -> Result<BufWriter<File>, OutputError> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(io_error(path))?;
-    file.set_len(length).map_err(io_error(path))?;
-    file.seek(io::SeekFrom::End(0)).map_err(io_error(path))?;
-    Ok(BufWriter::new(file))
-}
-
-/// Writes a whole file under a temporary name, then renames it into place.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, bytes).map_err(io_error(&tmp))?;
-    fs::rename(&tmp, path).map_err(io_error(path))
+        out.into_inner().expect("writing to memory cannot fail")
+    };
+    Ok(write_atomically(disk, to, &bytes)?)
 }

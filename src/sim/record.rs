@@ -1,10 +1,11 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `summary.csv`).
-//! Column names are the field names; the README documents each.
+//! Column names are the field names; the README documents each. `Default` is there to name
+//! the columns (a header is written even for a file of no rows), not as a meaningful record.
 
 use serde::{Deserialize, Serialize};
 
 /// One row of `games.csv`: one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The variant's name.
     pub variant: String,
@@ -38,6 +39,9 @@ pub struct GameRecord {
     pub max_laps: u32,
     /// Holes refused because their sowing never ends (R11), as met during the game.
     pub endless_refused: u32,
+    /// Times the drop cap was reached (R11's safety net): holes whose sowing reached it, as
+    /// met during the game, and moves cut short at it.
+    pub drop_cap_hits: u32,
     /// `normal`, `no-moves`, `cap` or `repetition`.
     pub end_reason: String,
     /// The precise end rule (`last-seeds`, `unfeedable`, `majority`, `empty-row`, `stuck`, ...).
@@ -45,7 +49,7 @@ pub struct GameRecord {
 }
 
 /// One row of `moves.csv`: one move of one game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// The variant's name.
     pub variant: String,
@@ -74,7 +78,7 @@ pub struct MoveRecord {
 }
 
 /// One row of `summary.csv`: one variant and one seating of the agents.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRecord {
     /// The variant's name.
     pub variant: String,
@@ -134,4 +138,6 @@ pub struct SummaryRecord {
     pub mean_extra_turns: f64,
     /// Games in which some hole was refused as endless (R11).
     pub games_with_endless_refusals: u64,
+    /// Games in which the drop cap was reached.
+    pub games_with_drop_cap_hits: u64,
 }

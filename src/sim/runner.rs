@@ -1,7 +1,9 @@
 //! Running an experiment: every (variant, seat order, game) unit, in parallel batches whose
 //! results come back in unit order, so the output does not depend on the number of threads.
 
+use std::fmt;
 use std::ops::Range;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
@@ -25,6 +27,63 @@ pub struct Experiment {
     pub record_moves: bool,
 }
 
+/// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
+/// and seat order; `None` if there are more than a `u64` counts.
+pub fn units(variants: usize, pairings: usize, games: u64) -> Option<u64> {
+    (variants as u64)
+        .checked_mul(pairings as u64)?
+        .checked_mul(2)?
+        .checked_mul(games)
+}
+
+/// One of `m` disjoint slices of an experiment, `k` counted from 1: `--shard K/M`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, from 1.
+    pub k: u64,
+    /// Of how many.
+    pub m: u64,
+}
+
+/// The most slices an experiment can be cut into.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
+impl Shard {
+    /// This shard's units of an experiment of `total`: contiguous, disjoint, covering all.
+    pub fn units(self, total: u64) -> Range<u64> {
+        // In 128 bits: `k * total` may not fit in 64.
+        let at = |i: u64| (u128::from(i) * u128::from(total) / u128::from(self.m)) as u64;
+        at(self.k - 1)..at(self.k)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.m)
+    }
+}
+
+/// Why a shard does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected K/M with 1 <= K <= M <= 1000000, e.g. 2/8")]
+pub struct ParseShardError;
+
+impl FromStr for Shard {
+    type Err = ParseShardError;
+
+    fn from_str(s: &str) -> Result<Shard, ParseShardError> {
+        let (k, m) = s.split_once('/').ok_or(ParseShardError)?;
+        let (k, m): (u64, u64) = (
+            k.parse().map_err(|_| ParseShardError)?,
+            m.parse().map_err(|_| ParseShardError)?,
+        );
+        if k == 0 || k > m || m > MAX_SHARDS {
+            return Err(ParseShardError);
+        }
+        Ok(Shard { k, m })
+    }
+}
+
 /// One game's results.
 pub struct Played {
     /// The game.
@@ -38,18 +97,16 @@ const BATCH: u64 = 1024;
 
 impl Experiment {
     /// Units (games) in the whole experiment.
+    ///
+    /// # Panics
+    /// With more units than a `u64` counts; `cli`'s plan refuses such an experiment.
     pub fn units(&self) -> u64 {
-        self.variants.len() as u64 * self.per_variant()
+        units(self.variants.len(), self.pairings.len(), self.games)
+            .expect("the units of an experiment fit in 64 bits")
     }
 
     fn per_variant(&self) -> u64 {
         self.pairings.len() as u64 * 2 * self.games
-    }
-
-    /// The units of shard `k` (1-based) of `m`: contiguous, disjoint, covering all units.
-    pub fn shard(&self, k: u64, m: u64) -> Range<u64> {
-        let total = self.units();
-        (k - 1) * total / m..k * total / m
     }
 
     /// Plays one unit: variant-major, then pairing, then seat order, then game.
@@ -133,6 +190,34 @@ impl Experiment {
                 next = end;
                 pending = Some((next, batch));
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cover_every_unit_once_even_for_huge_totals() {
+        for total in [0, 1, 2, 7, 1000, u64::MAX] {
+            for m in [1, 2, 3, 7] {
+                let mut next = 0;
+                for k in 1..=m {
+                    let units = Shard { k, m }.units(total);
+                    assert_eq!(units.start, next, "{k}/{m} of {total}");
+                    next = units.end;
+                }
+                assert_eq!(next, total);
+            }
+        }
+    }
+
+    #[test]
+    fn a_shard_is_k_of_m_within_the_limits() {
+        assert_eq!("2/8".parse(), Ok(Shard { k: 2, m: 8 }));
+        for bad in ["0/3", "4/3", "1/0", "1/1000001", "1", "a/b", "-1/2", ""] {
+            assert_eq!(bad.parse::<Shard>(), Err(ParseShardError), "{bad}");
         }
     }
 }

@@ -84,6 +84,7 @@ struct Group {
     passes: u64,
     extra_turns: u64,
     endless: u64,
+    drop_cap: u64,
 }
 
 impl Summary {
@@ -110,6 +111,7 @@ impl Summary {
                     passes: 0,
                     extra_turns: 0,
                     endless: 0,
+                    drop_cap: 0,
                 });
                 self.groups.len() - 1
             }
@@ -138,6 +140,7 @@ impl Summary {
         g.passes += u64::from(r.passes);
         g.extra_turns += u64::from(r.extra_turns);
         g.endless += u64::from(r.endless_refused > 0);
+        g.drop_cap += u64::from(r.drop_cap_hits > 0);
     }
 
     /// The summary rows.
@@ -182,6 +185,7 @@ impl Summary {
                     mean_passes: share(g.passes),
                     mean_extra_turns: share(g.extra_turns),
                     games_with_endless_refusals: g.endless,
+                    games_with_drop_cap_hits: g.drop_cap,
                 }
             })
             .collect()

@@ -19,12 +19,14 @@ fn check_accepts_every_shipped_variant() {
 }
 
 #[test]
-fn check_fails_with_exit_code_1_on_a_missing_file() {
+fn check_fails_with_exit_code_2_on_a_missing_file() {
     sowlab()
         .args(["check", "variants/no-such.sow"])
         .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no-such.sow"));
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: cannot read `variants/no-such.sow`",
+        ));
 }
 
 #[test]

@@ -324,6 +324,27 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         .in_file("tests/bad/cycle/b.sow")],
     ),
     (
+        "extends-not-a-file",
+        // A directory: refused before it is opened, as a FIFO or a device would be.
+        &[at(
+            "sowlab::unreadable",
+            "2:9",
+            "\"cycle\"",
+            "cannot read `tests/bad/cycle`: not a regular file",
+        )],
+    ),
+    (
+        "extends-too-deep",
+        // Reported where the chain goes one file too deep, not where it starts.
+        &[at(
+            "sowlab::extends::too_deep",
+            "2:9",
+            "\"d17.sow\"",
+            "`extends` goes more than 16 files deep",
+        )
+        .in_file("tests/bad/deep/d16.sow")],
+    ),
+    (
         "extends-unreadable",
         &[at(
             "sowlab::unreadable",
@@ -368,6 +389,16 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "no capture \"x\"",
             "there is no capture `x` to remove",
         )],
+    ),
+    (
+        "no-game",
+        &[at(
+            "sowlab::game::missing",
+            "2:1",
+            "board",
+            "no `game` block: a variant needs one, in its file or a file it extends",
+        )
+        .help("start the file with `game \"name\" { source: \"...\" }`, or `extends` a variant")],
     ),
     (
         "number-too-large",
@@ -464,6 +495,29 @@ const EXPECTED: &[(&str, &[Expect])] = &[
              `locked`, `min`, `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
+    ),
+    (
+        "syntax-several",
+        // Every one, each where it is, though pest stops at the first.
+        &[
+            at(SYNTAX, "5:9", "6", "unexpected `6`; expected `:`"),
+            at(
+                SYNTAX,
+                "10:3",
+                "rellay",
+                "unexpected `rellay`; expected `after`, `direction`, `drop`, `extra`, `first`, \
+                 `laps`, `locked`, `min`, `opening`, `relay`, `ring`, `skip` or `}`",
+            )
+            .help("did you mean `relay`?"),
+            at(
+                SYNTAX,
+                "13:1",
+                "players",
+                "unexpected `players`; expected `board`, `capture`, `end`, `feeding`, `game`, \
+                 `house`, `match`, `no`, `readings`, `sowing` or end of file",
+            ),
+            at(SYNTAX, "18:17", "to", "unexpected `to`; expected `,`"),
+        ],
     ),
     (
         "syntax-unknown-block",
@@ -776,6 +830,8 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
         CompileErrorKind::UnclosedText => "UnclosedText",
         CompileErrorKind::Unreadable { .. } => "Unreadable",
         CompileErrorKind::ExtendsCycle { .. } => "ExtendsCycle",
+        CompileErrorKind::ExtendsTooDeep { .. } => "ExtendsTooDeep",
+        CompileErrorKind::NoGame => "NoGame",
         CompileErrorKind::Duplicate { .. } => "Duplicate",
         CompileErrorKind::UnknownField { .. } => "UnknownField",
         CompileErrorKind::OutOfRange { .. } => "OutOfRange",
@@ -802,6 +858,8 @@ const ALL_KINDS: &[&str] = &[
     "UnclosedText",
     "Unreadable",
     "ExtendsCycle",
+    "ExtendsTooDeep",
+    "NoGame",
     "Duplicate",
     "UnknownField",
     "OutOfRange",
@@ -936,9 +994,13 @@ fn bad_files_point_at_the_right_spot() {
 
 // ------------------------------------------------------------------------------ numbers
 
-/// One error from `text`, compiled as `t.sow`.
+/// A `game` block, which every variant needs, for the fragments compiled here.
+const GAME: &str = "game \"t\" { source: \"a test\" }\n";
+
+/// One error from `text` (after a `game` block), compiled as `t.sow`.
 fn one_error(text: &str) -> CompileError {
-    let errors = compile_text("t.sow", text, Path::new(".")).expect_err("must not compile");
+    let errors = compile_text("t.sow", &format!("{GAME}{text}"), Path::new("."))
+        .expect_err("must not compile");
     assert_eq!(errors.0.len(), 1, "{text}:\n{}", errors.render(false));
     errors.0.into_iter().next().expect("one error")
 }
@@ -1014,8 +1076,12 @@ fn too_large_numbers_and_readings_name_what_was_written() {
     assert_eq!(text_under(&error, error.span), "R70000", "{error}");
     assert!(error.to_string().contains("R70000"), "{error}");
     // `drop cap` takes a u32: its largest value compiles.
-    compile_text("t.sow", "sowing { drop cap: 4294967295 }", Path::new("."))
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    compile_text(
+        "t.sow",
+        &format!("{GAME}sowing {{ drop cap: 4294967295 }}"),
+        Path::new("."),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -1042,12 +1108,12 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
     (
         "holes=70000",
         "sowlab::set",
-        "`--set holes=70000`: at most 65535",
+        "`--set holes=70000`: at most 16",
     ),
     (
         "holes=99999999999999999999",
         "sowlab::set",
-        "`--set holes=99999999999999999999`: at most 65535",
+        "`--set holes=99999999999999999999`: at most 16",
     ),
     (
         "holes=-3",
@@ -1075,6 +1141,11 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
         "seeds per hole must be between 1 and 1000, not 1001",
     ),
     (
+        "seeds=70000",
+        "sowlab::set",
+        "`--set seeds=70000`: at most 1000",
+    ),
+    (
         "seeds=4.5",
         "sowlab::set",
         "`--set seeds=4.5`: not a whole number",
@@ -1092,7 +1163,7 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
     (
         "cap=99999999999",
         "sowlab::set",
-        "`--set cap=99999999999`: at most 4294967295",
+        "`--set cap=99999999999`: at most 10000000",
     ),
     (
         "width=3",
@@ -1247,8 +1318,11 @@ fn bad_settings_are_errors_not_panics() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(
-        stderr.trim_end(),
-        "error: `--set holes` should be KEY=VALUE; keys are holes, seeds, starter, cap"
+        stderr.lines().next(),
+        Some(
+            "error: invalid value 'holes' for '--set <KEY=VALUE>': should be KEY=VALUE; keys are \
+             holes, seeds, starter, cap"
+        )
     );
     // In range, the same variant checks.
     util::sowlab()
@@ -1367,32 +1441,53 @@ fn check_of_good_and_bad_files_reports_the_bad_and_exits_1() {
     );
 }
 
-/// The system's reason for not reading `path` (relative to the repository root).
+/// Why `path` (relative to the repository root) cannot be read: a directory is not a
+/// regular file, and for a missing file the system says why.
 fn reason(path: &str) -> String {
-    std::fs::read_to_string(util::path(path))
+    let path = util::path(path);
+    if path.is_dir() {
+        return "not a regular file".into();
+    }
+    std::fs::read_to_string(path)
         .expect_err("must not be readable")
         .to_string()
 }
 
-/// A file that is not there: exit 1 and the message alone, with no empty snippet box.
+/// A file that cannot be read is an input error, not an error in its rules: exit 2 and one
+/// line, with no made-up location.
 #[test]
-fn check_of_a_missing_file_exits_1_with_a_short_message() {
+fn check_of_a_missing_file_exits_2_with_one_line() {
     for path in ["no-such-variant.sow", "variants"] {
         let output = util::sowlab()
             .args(["check", path])
             .output()
             .expect("sowlab runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(output.stdout.is_empty());
         assert_eq!(
             stderr,
-            format!(
-                "sowlab::unreadable\n\n  × cannot read `{path}`: {}\n1 of 1 file(s) have errors\n",
-                reason(path)
-            )
+            format!("error: cannot read `{path}`: {}\n", reason(path))
         );
     }
+    // With a good and a bad file: every verdict, and still exit 2.
+    let output = util::sowlab()
+        .args([
+            "check",
+            "variants/kalah.sow",
+            "no-such-variant.sow",
+            "tests/bad/layout-length.sow",
+        ])
+        .output()
+        .expect("sowlab runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("ok  variants/kalah.sow"));
+    assert!(
+        stderr.starts_with("error: cannot read `no-such-variant.sow`"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("1 of 3 file(s) have errors\n"), "{stderr}");
 
     // Other commands: one line, exit 2.
     let output = util::sowlab()
@@ -1404,7 +1499,7 @@ fn check_of_a_missing_file_exits_1_with_a_short_message() {
     assert_eq!(
         stderr,
         format!(
-            "error: no-such-variant.sow:1:1: cannot read `no-such-variant.sow`: {}\n",
+            "error: cannot read `no-such-variant.sow`: {}\n",
             reason("no-such-variant.sow")
         )
     );

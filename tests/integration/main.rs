@@ -2,11 +2,14 @@
 
 mod catalogue;
 mod cli;
+mod cli_fuzz;
+mod cli_grammar;
 mod diagnostics;
 mod golden;
 mod invariants;
 mod matches;
 mod reference;
+mod regression;
 mod report;
 mod simulate;
 mod util;

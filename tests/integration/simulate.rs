@@ -1,13 +1,14 @@
 //! `sowlab simulate` and `sowlab merge`: reproducible whatever the threads, shards merge into
 //! a whole run, an interrupted run resumes to the same files, agents have the strength they
-//! claim, and bad input is a one-line error with exit code 2 that writes nothing.
+//! claim, and bad input is a error with exit code 2 that writes nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use predicates::prelude::*;
 use sowlab::agents::AgentSpec;
-use sowlab::sim::output::{self, Finish, RunInfo};
+use sowlab::outdir::{Kind, OutDir};
+use sowlab::sim::output::{self, Finish, Job, RunInfo};
 use sowlab::sim::record::{GameRecord, MoveRecord, SummaryRecord};
 use sowlab::sim::runner::Experiment;
 
@@ -115,22 +116,34 @@ fn experiment() -> (Experiment, RunInfo) {
     (experiment, info)
 }
 
+/// Runs all of `experiment` into `dir` (opened as a run directory), as `simulate` does.
+fn write(
+    experiment: &Experiment,
+    info: &RunInfo,
+    dir: &Path,
+    resume: bool,
+    stop: &AtomicBool,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<Finish, output::OutputError> {
+    let job = Job {
+        experiment,
+        info,
+        units: 0..experiment.units(),
+    };
+    let mut dir = OutDir::open(dir, Kind::Run)?;
+    let finish = output::run(&job, &mut dir, resume, stop, progress)?;
+    dir.finish()?;
+    Ok(finish)
+}
+
 /// Runs the whole experiment into `dir` but stops it after its first batch, as Ctrl-C does.
 fn interrupted(experiment: &Experiment, info: &RunInfo, dir: &Path) -> Finish {
     let stop = AtomicBool::new(false);
-    output::run(
-        experiment,
-        info,
-        0..experiment.units(),
-        dir,
-        false,
-        &stop,
-        |done, _| {
-            if done > 0 {
-                stop.store(true, Ordering::Relaxed);
-            }
-        },
-    )
+    write(experiment, info, dir, false, &stop, |done, _| {
+        if done > 0 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
     .unwrap()
 }
 
@@ -140,19 +153,10 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     let dir = tempfile::tempdir().unwrap();
     let (whole, broken) = (dir.path().join("whole"), dir.path().join("broken"));
     let never = AtomicBool::new(false);
-    let all = 0..experiment.units();
+    let games = experiment.units();
     assert_eq!(
-        output::run(
-            &experiment,
-            &info,
-            all.clone(),
-            &whole,
-            false,
-            &never,
-            |_, _| {}
-        )
-        .unwrap(),
-        Finish::Complete
+        write(&experiment, &info, &whole, false, &never, |_, _| {}).unwrap(),
+        Finish::Complete { games }
     );
 
     // Stop after the first batch, as Ctrl-C does.
@@ -170,18 +174,12 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     torn.extend_from_slice(b"Hoyito I,deadbeef,99");
     std::fs::write(&partial, torn).unwrap();
     // Without --resume the directory is refused, and left alone.
-    assert!(output::run(
-        &experiment,
-        &info,
-        all.clone(),
-        &broken,
-        false,
-        &never,
-        |_, _| {}
-    )
-    .is_err());
-    let finish = output::run(&experiment, &info, all, &broken, true, &never, |_, _| {}).unwrap();
-    assert_eq!(finish, Finish::Complete);
+    assert!(matches!(
+        write(&experiment, &info, &broken, false, &never, |_, _| {}),
+        Err(output::OutputError::Unfinished(_))
+    ));
+    let finish = write(&experiment, &info, &broken, true, &never, |_, _| {}).unwrap();
+    assert_eq!(finish, Finish::Complete { games });
     same_files(&whole, &broken);
     assert!(!broken.join("checkpoint.json").exists());
 }
@@ -190,21 +188,12 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
 fn resume_refuses_a_directory_holding_another_experiment() {
     let (experiment, info) = experiment();
     let dir = tempfile::tempdir().unwrap();
-    let all = 0..experiment.units();
     interrupted(&experiment, &info, dir.path());
     assert!(dir.path().join("checkpoint.json").exists());
     let other = RunInfo { seed: 4, ..info };
     let never = AtomicBool::new(false);
     assert!(matches!(
-        output::run(
-            &experiment,
-            &other,
-            all,
-            dir.path(),
-            true,
-            &never,
-            |_, _| {}
-        ),
+        write(&experiment, &other, dir.path(), true, &never, |_, _| {}),
         Err(output::OutputError::Different(_))
     ));
 }
@@ -297,7 +286,7 @@ fn mcts_beats_random() {
 }
 
 #[test]
-fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
+fn bad_input_is_an_error_with_exit_code_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     std::fs::write(&file, "not a directory").unwrap();
@@ -321,7 +310,7 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
                 "--agents",
                 "random,random",
             ],
-            "--games must be at least 1",
+            "invalid value '0' for '--games <N>': 0 is not in 1..=1000000000",
         ),
         (
             &[
@@ -331,7 +320,7 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
                 "--agents",
                 "random,random",
             ],
-            "missing.sow",
+            "cannot read `variants/missing.sow`",
         ),
         (
             &[
@@ -343,7 +332,7 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
                 "--shard",
                 "4/3",
             ],
-            "--shard 4/3",
+            "invalid value '4/3' for '--shard <K/M>'",
         ),
         (
             &[
@@ -365,13 +354,19 @@ fn bad_input_is_one_line_with_exit_code_2_and_writes_nothing() {
         if !args.contains(&"--out") {
             args.extend(["--out", &out_arg]);
         }
+        // The error on one line; to a usage error clap adds a pointer to --help.
         sowlab()
             .arg("simulate")
             .args(&args)
             .assert()
             .code(2)
-            .stderr(predicate::str::contains(message))
-            .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+            .stderr(predicate::function(|s: &str| {
+                let mut lines = s.lines().filter(|l| !l.is_empty());
+                let first = lines.next().unwrap_or_default();
+                first.starts_with("error: ")
+                    && first.contains(message)
+                    && lines.all(|l| l == "For more information, try '--help'.")
+            }));
         assert!(
             !out.join("games.csv").exists() && !out.join("summary.csv").exists(),
             "case {i} wrote results"

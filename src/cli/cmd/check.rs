@@ -1,20 +1,25 @@
 //! `sowlab check FILE...`: compile each file and print every diagnostic.
 
-use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
-
 use super::super::args::CheckArgs;
-use super::super::{settings, Failure};
+use super::super::{settings, Console, Error, Outcome};
 use crate::lang;
 
-/// Exit 0 when every file compiles, 1 when any has errors.
-pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
-    let settings = settings(&args.set)?;
-    let color = std::io::stderr().is_terminal();
+/// Prints `ok` for each file that compiles (stdout) and every diagnostic of each that does
+/// not (stderr); a file that cannot be read is an input error, one line.
+pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    let settings = settings(&args.set);
     let mut failed = 0;
-    let mut out = std::io::stdout().lock();
-    for file in &args.files {
-        match lang::compile_path(file, &settings) {
+    let mut unreadable = 0;
+    for path in &args.files {
+        let file = match lang::read_variant(path) {
+            Ok(file) => file,
+            Err(e) => {
+                unreadable += 1;
+                let _ = writeln!(console.err, "error: {e}");
+                continue;
+            }
+        };
+        match lang::compile_file(file, path, &settings) {
             Ok(rules) => {
                 let readings: Vec<String> = rules
                     .reading_numbers()
@@ -27,22 +32,32 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, Failure> {
                     readings.join(" ")
                 };
                 writeln!(
-                    out,
+                    console.out,
                     "ok  {}  \"{}\"  rules {}  readings: {readings}",
-                    file.display(),
+                    path.display(),
                     rules.provenance.name,
                     rules.hash()
-                )?;
+                )
+                .map_err(Error::Stdout)?;
             }
             Err(errors) => {
                 failed += 1;
-                eprint!("{}", errors.render(color));
+                let _ = write!(console.err, "{}", errors.render(console.terminal));
             }
         }
     }
     if failed > 0 {
-        eprintln!("{failed} of {} file(s) have errors", args.files.len());
-        return Ok(ExitCode::from(1));
+        let _ = writeln!(
+            console.err,
+            "{failed} of {} file(s) have errors",
+            args.files.len()
+        );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if unreadable > 0 {
+        Outcome::Unreadable
+    } else if failed > 0 {
+        Outcome::Errors
+    } else {
+        Outcome::Done
+    })
 }

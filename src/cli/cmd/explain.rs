@@ -1,15 +1,15 @@
 //! `sowlab explain FILE`: the compiled rules in words, and the readings they rest on.
 
-use std::io::Write;
-use std::process::ExitCode;
-
 use super::super::args::ExplainArgs;
-use super::super::{load_rules, Failure};
+use super::super::{load_rules, Console, Error, Outcome};
 use crate::rules::explain;
 
 /// Prints the explanation.
-pub fn run(args: &ExplainArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &ExplainArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let rules = load_rules(&args.file, &args.set)?;
-    write!(std::io::stdout().lock(), "{}", explain::explain(&rules))?;
-    Ok(ExitCode::SUCCESS)
+    console
+        .out
+        .write_all(explain::explain(&rules).as_bytes())
+        .map_err(Error::Stdout)?;
+    Ok(Outcome::Done)
 }

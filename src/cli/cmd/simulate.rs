@@ -1,16 +1,19 @@
 //! `sowlab simulate` and `sowlab merge`.
 
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::Once;
 
 use super::super::args::{MergeArgs, RunArgs, SimulateArgs};
-use super::super::{load_rules, progress, repeated, run_flags, Failure};
-use crate::agents::AgentSpec;
+use super::super::values::Setting;
+use super::super::{
+    load_rules, progress, repeated, run_flags, Closing, Console, Error, Outcome, Wrote,
+};
+use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
-use crate::sim::output::{self, Finish, RunInfo, VariantInfo};
-use crate::sim::runner::Experiment;
+use crate::sim::merge::Shards;
+use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
+use crate::sim::runner::{units, Experiment, Shard};
 
 /// Validated simulation settings: compiled variants, parsed agents.
 pub struct Plan {
@@ -21,57 +24,38 @@ pub struct Plan {
 }
 
 /// One variant to simulate: its file and the `--set` overrides applied to it.
-pub type Source = (PathBuf, Vec<String>);
+pub type Source = (PathBuf, Vec<Setting>);
 
 /// Builds the experiment from raw arguments (shared with `compare` and `sweep`). With
 /// `tagged`, each variant is labelled with its settings (`Hoyito I [holes=9]`), for grids of
 /// one file. `info.command` is the `simulate` command that reproduces the files.
 ///
 /// # Errors
-/// Bad agents, zero games, unreadable or invalid variants, two variants with one label.
-pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Result<Plan, Failure> {
-    if run.games == 0 {
-        return Err(Failure::input("--games must be at least 1"));
+/// Unreadable or invalid variants, two variants with one label.
+pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Result<Plan, Error> {
+    let pairings: Vec<String> = run.agents.iter().map(ToString::to_string).collect();
+    let twice = (1..pairings.len()).find(|&i| pairings[..i].contains(&pairings[i]));
+    if let Some(i) = twice {
+        return Err(Error::SamePairing(pairings[i].clone()));
     }
-    let mut pairings = Vec::new();
-    for pair in &run.agents {
-        let specs: Vec<AgentSpec> = pair
-            .split(',')
-            .map(|a| {
-                a.trim()
-                    .parse::<AgentSpec>()
-                    .map_err(|e| Failure::input(e.to_string()))
-            })
-            .collect::<Result<_, _>>()?;
-        match specs.as_slice() {
-            [a, b] => pairings.push([*a, *b]),
-            _ => {
-                return Err(Failure::input(format!(
-                    "--agents {pair}: give two agents, e.g. `random,alphabeta:4`"
-                )))
-            }
-        }
-    }
-    let pairing_names: Vec<String> = pairings.iter().map(|[a, b]| format!("{a},{b}")).collect();
     let mut compiled: Vec<(String, Rules)> = Vec::new();
     let mut infos = Vec::new();
     for (file, settings) in sources {
         let rules = load_rules(file, settings)?;
+        let written: Vec<String> = settings.iter().map(ToString::to_string).collect();
         let label = if tagged {
-            format!("{} [{}]", rules.provenance.name, settings.join(" "))
+            format!("{} [{}]", rules.provenance.name, written.join(" "))
         } else {
             rules.provenance.name.clone()
         };
         if compiled.iter().any(|(l, _)| *l == label) {
-            return Err(Failure::input(format!(
-                "two variants are named \"{label}\"; give each a distinct `game` name"
-            )));
+            return Err(Error::SameName(label));
         }
         infos.push(VariantInfo {
             file: file.display().to_string(),
             name: label.clone(),
             rules_hash: rules.hash(),
-            settings: settings.clone(),
+            settings: written,
             readings: rules
                 .readings
                 .iter()
@@ -79,6 +63,13 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
                 .collect(),
         });
         compiled.push((label, rules));
+    }
+    if units(compiled.len(), pairings.len(), run.games).is_none() {
+        return Err(Error::TooManyGames {
+            games: run.games,
+            variants: compiled.len(),
+            pairings: pairings.len(),
+        });
     }
     let files: Vec<String> = sources
         .iter()
@@ -88,7 +79,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     let command = format!(
         "sowlab simulate {}{}{}{}",
         files.join(" "),
-        run_flags(run.games, &pairing_names, run.seed),
+        run_flags(run.games, &run.agents, run.seed),
         if moves { " --moves" } else { "" },
         repeated("--set", settings)
     );
@@ -97,7 +88,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         version: env!("CARGO_PKG_VERSION").into(),
         command,
         variants: infos,
-        agents: pairing_names,
+        agents: pairings,
         games: run.games,
         seed: run.seed,
         moves,
@@ -105,7 +96,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     };
     let experiment = Experiment {
         variants: compiled,
-        pairings,
+        pairings: run.agents.iter().map(|p| p.0).collect(),
         games: run.games,
         seed: run.seed,
         record_moves: moves,
@@ -113,91 +104,104 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     Ok(Plan { experiment, info })
 }
 
-/// Runs a plan into `out` on `threads` threads, with a progress bar and Ctrl-C handling.
+/// Set by Ctrl-C. One handler serves every run of the process (a handler can be installed
+/// only once); each run clears the flag when it starts.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn interrupt_flag() -> &'static AtomicBool {
+    static HANDLER: Once = Once::new();
+    HANDLER.call_once(|| {
+        // Without a handler (another library installed one), Ctrl-C kills the process,
+        // which a resume also survives.
+        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+    });
+    INTERRUPTED.store(false, Ordering::Relaxed);
+    &INTERRUPTED
+}
+
+/// Runs a plan (or one shard of it) into `dir` on `threads` threads, with a progress bar on a
+/// `terminal` and Ctrl-C handling.
 ///
 /// # Errors
-/// Output errors; an interrupted run is reported as a failure with exit code 130.
+/// Output errors.
 pub fn execute(
     plan: &Plan,
-    shard: Option<(u64, u64)>,
-    out: &Path,
+    shard: Option<Shard>,
+    dir: &mut OutDir,
     resume: bool,
     threads: Option<usize>,
-) -> Result<(), Failure> {
+    terminal: bool,
+) -> Result<Finish, Error> {
     let mut info = plan.info.clone();
+    let total = plan.experiment.units();
     let units = match shard {
-        Some((k, m)) => {
-            info.shard = Some(format!("{k}/{m}"));
-            plan.experiment.shard(k, m)
+        Some(shard) => {
+            info.shard = Some(shard.to_string());
+            shard.units(total)
         }
-        None => 0..plan.experiment.units(),
+        None => 0..total,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    // A second handler cannot be installed (e.g. in tests running several commands): then
-    // Ctrl-C simply kills the process, which a resume also survives.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let stop = interrupt_flag();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Failure::input(format!("cannot start worker threads: {e}")))?;
-    let bar = progress::bar(units.end - units.start, "simulate");
+        .build()?;
+    let bar = progress::bar(units.end - units.start, "simulate", terminal);
+    let job = Job {
+        experiment: &plan.experiment,
+        info: &info,
+        units,
+    };
     let finish = pool.install(|| {
-        output::run(
-            &plan.experiment,
-            &info,
-            units,
-            out,
-            resume,
-            &stop,
-            |done, total| {
-                bar.set_length(total);
-                bar.set_position(done);
-            },
-        )
+        output::run(&job, dir, resume, stop, |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        })
     });
     bar.finish_and_clear();
-    match finish.map_err(|e| Failure::input(e.to_string()))? {
-        Finish::Complete => Ok(()),
-        Finish::Interrupted { done } => Err(Failure {
-            message: format!("interrupted after {done} games; `--resume` with the same arguments finishes the run"),
-            code: 130,
-        }),
-    }
+    Ok(finish?)
 }
 
 /// `sowlab simulate`.
-pub fn run(args: &SimulateArgs) -> Result<ExitCode, Failure> {
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if args.run.threads == Some(0) {
-        return Err(Failure::input("--threads must be at least 1"));
-    }
+pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let sources: Vec<Source> = args
         .variants
         .iter()
         .map(|v| (v.clone(), args.set.clone()))
         .collect();
     let plan = plan(&sources, &args.run, args.moves, false)?;
-    execute(&plan, shard, &args.out, args.resume, args.run.threads)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn parse_shard(s: &str) -> Result<(u64, u64), Failure> {
-    let bad = || {
-        Failure::input(format!(
-            "--shard {s}: expected K/M with 1 <= K <= M, e.g. 2/8"
-        ))
+    let mut dir = OutDir::open(&args.out, Kind::Run)?;
+    let finish = execute(
+        &plan,
+        args.shard,
+        &mut dir,
+        args.resume,
+        args.run.threads,
+        console.terminal,
+    )?;
+    let files = dir.finish()?;
+    let (what, games) = match finish {
+        Finish::Complete { games } => (Wrote::Files, games),
+        Finish::Unchanged { games } => (Wrote::Nothing, games),
+        Finish::Interrupted { done } => return Err(Error::Interrupted { done }),
     };
-    let (k, m) = s.split_once('/').ok_or_else(bad)?;
-    let (k, m): (u64, u64) = (k.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
-    if k == 0 || k > m {
-        return Err(bad());
-    }
-    Ok((k, m))
+    Ok(Outcome::Wrote(Closing {
+        what,
+        games,
+        dir: args.out.clone(),
+        files,
+    }))
 }
 
 /// `sowlab merge`.
-pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
-    output::merge(&args.shards, &args.out).map_err(|e| Failure::input(e.to_string()))?;
-    Ok(ExitCode::SUCCESS)
+pub fn merge(args: &MergeArgs) -> Result<Outcome, Error> {
+    // The shards are checked before `--out` is created.
+    let shards = Shards::read(&args.shards)?;
+    let mut dir = OutDir::open(&args.out, Kind::Run)?;
+    let merged = shards.merge_into(&mut dir)?;
+    Ok(Outcome::Wrote(Closing {
+        what: Wrote::Merged(merged.shards),
+        games: merged.games,
+        dir: args.out.clone(),
+        files: dir.finish()?,
+    }))
 }

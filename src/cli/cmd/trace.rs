@@ -1,50 +1,48 @@
 //! `sowlab trace FILE --moves ... | --random N --seed S [--json]`
 
-use std::io::Write;
-use std::process::ExitCode;
+use std::io::{BufWriter, Write};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::super::args::TraceArgs;
-use super::super::{load_rules, Failure};
+use super::super::{load_rules, Console, Error, Outcome};
 use crate::engine::{Event, Game};
 use crate::report::trace::{describe_move, picture, JsonState};
 
-/// Plays the moves asked for; an illegal move stops the trace with exit code 2.
-pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
+/// Plays the moves asked for; an illegal move stops the trace with the holes that were legal.
+pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let rules = load_rules(&args.file, &args.set)?;
     let mut game = Game::new(&rules);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = BufWriter::new(&mut *console.out);
+    let mut print = |text: &str| out.write_all(text.as_bytes()).map_err(Error::Stdout);
     if !args.json {
-        writeln!(
-            out,
-            "{} — rules {} ({})",
+        print(&format!(
+            "{} — rules {} ({})\nstart\n{}",
             rules.provenance.name,
             rules.hash(),
-            args.file.display()
-        )?;
-        write!(out, "start\n{}", picture(&rules, &game))?;
+            args.file.display(),
+            picture(&rules, &game)
+        ))?;
         if let Some(side) = game.to_move() {
-            writeln!(out, "{side} to move")?;
+            print(&format!("{side} to move\n"))?;
         }
     }
-    let planned: Vec<Option<usize>> = match (&args.moves, args.random) {
-        (Some(moves), _) => moves.iter().map(|&m| Some(m)).collect(),
-        (None, Some(n)) => vec![None; n as usize],
-        (None, None) => return Err(Failure::input("give `--moves 3,7,1` or `--random N`")),
+    // One planned hole per move, or `None` for a random one; never a list as long as
+    // `--random` (which may be ten million).
+    let planned: Box<dyn Iterator<Item = Option<usize>>> = match &args.moves {
+        Some(moves) => Box::new(moves.iter().map(|&m| Some(m))),
+        None => Box::new(std::iter::repeat_n(None, args.random.unwrap_or(0) as usize)),
     };
-    for (i, planned) in planned.into_iter().enumerate() {
-        let turn = i as u32 + 1;
+    for (turn, planned) in (1..).zip(planned) {
         if game.is_over() {
             if planned.is_some() {
-                return Err(Failure::input(format!(
-                    "move {turn}: the game is already over"
-                )));
+                return Err(Error::GameOver { turn });
             }
             break;
         }
+        let Some(player) = game.to_move() else { break };
         let hole = match planned {
             Some(hole) => hole,
             None => {
@@ -52,34 +50,43 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, Failure> {
                 legal[rng.gen_range(0..legal.len())]
             }
         };
-        let Some(player) = game.to_move() else { break };
         let mut events: Vec<Event> = Vec::new();
-        let report = game
-            .play_traced(hole, &mut events)
-            .map_err(|e| Failure::input(format!("move {turn}: {e}")))?;
+        let report = match game.play_traced(hole, &mut events) {
+            Ok(report) => report,
+            Err(error) => {
+                return Err(Error::IllegalMove {
+                    turn,
+                    error,
+                    side: player,
+                    legal: game.legal_moves(),
+                })
+            }
+        };
         if args.json {
             let state = JsonState::after(&game, turn, player, hole);
-            let line = serde_json::to_string(&state).map_err(|e| Failure::input(e.to_string()))?;
-            writeln!(out, "{line}")?;
+            let line = serde_json::to_string(&state).expect("a state serialises");
+            print(&format!("{line}\n"))?;
         } else {
-            write!(
-                out,
+            print(&format!(
                 "\n{}{}",
                 describe_move(&rules, turn, &report, &events),
                 picture(&rules, &game)
-            )?;
+            ))?;
             match (game.to_move(), game.outcome()) {
-                (Some(side), _) => writeln!(out, "{side} to move")?,
+                (Some(side), _) => print(&format!("{side} to move\n"))?,
                 (None, Some(outcome)) => {
                     let winner = outcome
                         .winner
                         .map_or("a draw".to_string(), |s| format!("{s} wins"));
-                    writeln!(out, "game over ({}): {winner}", outcome.reason.name())?;
+                    print(&format!(
+                        "game over ({}): {winner}\n",
+                        outcome.reason.name()
+                    ))?;
                 }
                 (None, None) => {}
             }
         }
     }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    out.flush().map_err(Error::Stdout)?;
+    Ok(Outcome::Done)
 }

@@ -1,0 +1,143 @@
+//! The line a command that wrote files ends with: how many games, where, which files.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The closing line of a command that wrote files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closing {
+    /// What happened.
+    pub what: Wrote,
+    /// Games in the files.
+    pub games: u64,
+    /// The directory.
+    pub dir: PathBuf,
+    /// The files sowlab wrote there (its manifest).
+    pub files: Vec<String>,
+}
+
+/// What a command did with its directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wrote {
+    /// Wrote the files.
+    Files,
+    /// Merged this many shards into the files.
+    Merged(usize),
+    /// Found them complete already (`simulate --resume`).
+    Nothing,
+}
+
+/// The files readers look for first, in that order; charts are counted, anything else follows.
+const FIRST: [&str; 9] = [
+    "index.html",
+    "index.md",
+    "comparison.csv",
+    "sweep.csv",
+    "timeline.csv",
+    "games.csv",
+    "moves.csv",
+    "summary.csv",
+    "run.json",
+];
+
+impl Closing {
+    /// The files as the line lists them: the usual ones first, then others, and charts
+    /// (each an SVG and a PNG) as a count.
+    fn listed(&self) -> String {
+        let mut listed: Vec<String> = FIRST
+            .iter()
+            .filter(|f| self.files.iter().any(|g| g == *f))
+            .map(ToString::to_string)
+            .collect();
+        let chart = |f: &str| f.ends_with(".svg") || f.ends_with(".png");
+        listed.extend(
+            self.files
+                .iter()
+                .filter(|f| !FIRST.contains(&f.as_str()) && !chart(f))
+                .cloned(),
+        );
+        let charts = self.files.iter().filter(|f| f.ends_with(".svg")).count();
+        let mut text = listed.join(", ");
+        if charts > 0 {
+            text += &format!(" and {charts} chart{}", if charts == 1 { "" } else { "s" });
+        }
+        text
+    }
+}
+
+impl fmt::Display for Closing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dir = slashed(&self.dir);
+        let games = thousands(self.games);
+        match self.what {
+            Wrote::Files => write!(f, "wrote {games} games to {dir} ({})", self.listed()),
+            Wrote::Merged(shards) => write!(
+                f,
+                "merged {shards} shards: wrote {games} games to {dir} ({})",
+                self.listed()
+            ),
+            Wrote::Nothing => write!(
+                f,
+                "{dir} already holds this run, complete ({games} games); nothing to do"
+            ),
+        }
+    }
+}
+
+/// A directory as the line names it, with a trailing `/`.
+fn slashed(dir: &Path) -> String {
+    let text = dir.display().to_string();
+    if text.ends_with('/') {
+        text
+    } else {
+        format!("{text}/")
+    }
+}
+
+/// `24000` as `24,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(24_000), "24,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn the_line_lists_the_usual_files_first_and_counts_charts() {
+        let files = [
+            "run.json",
+            "a.png",
+            "a.svg",
+            "games.csv",
+            "index.html",
+            "extra.txt",
+        ];
+        let line = Closing {
+            what: Wrote::Files,
+            games: 24_000,
+            dir: "reports/x".into(),
+            files: files.map(String::from).to_vec(),
+        };
+        assert_eq!(
+            line.to_string(),
+            "wrote 24,000 games to reports/x/ (index.html, games.csv, run.json, extra.txt and 1 chart)"
+        );
+    }
+}

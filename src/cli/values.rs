@@ -1,0 +1,145 @@
+//! Flag values that need more than a number type: agent pairings, `--set` settings, sweep
+//! ranges and thread counts. clap parses them with these, so a bad value is a usage error
+//! naming its flag.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::agents::AgentSpec;
+use crate::lang;
+
+/// The most games per variant, pairing and seat order (`--games`).
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most random moves `trace --random` plays: the largest move cap a variant may set.
+pub const MAX_RANDOM_MOVES: u32 = 10_000_000;
+
+/// Worker threads allowed per core: more only slows a run down.
+const THREADS_PER_CORE: usize = 4;
+
+/// Two agents, `A,B`: A plays South in half the games, B in the other half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing(pub [AgentSpec; 2]);
+
+impl FromStr for Pairing {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Pairing, String> {
+        let specs: Vec<AgentSpec> = s
+            .split(',')
+            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        match specs[..] {
+            [a, b] => Ok(Pairing([a, b])),
+            _ => Err("give two agents, e.g. `random,alphabeta:4`".into()),
+        }
+    }
+}
+
+impl fmt::Display for Pairing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.0[0], self.0[1])
+    }
+}
+
+/// `KEY=VALUE` of `--set`; the value is checked when the variant is compiled, where a bad
+/// one can be shown in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    /// `holes`, `seeds`, `starter` or `cap`.
+    pub key: String,
+    /// The value, as given.
+    pub value: String,
+    /// `KEY=VALUE` as given, for the command line that results record.
+    written: String,
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Setting, String> {
+        match s.split_once('=') {
+            Some((k, v)) => Ok(Setting {
+                key: k.trim().to_string(),
+                value: v.trim().to_string(),
+                written: s.to_string(),
+            }),
+            None => Err(format!("should be KEY=VALUE; keys are {}", lang::SETTINGS)),
+        }
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.written)
+    }
+}
+
+/// `sweep`'s `--set KEY=RANGE`: `holes=6..12` (inclusive), `seeds=3,4,6` or one value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// The setting swept.
+    pub key: String,
+    /// Its values, in order.
+    pub values: Vec<String>,
+    /// As given, for the command line that results record.
+    written: String,
+}
+
+/// The most points of one sweep range.
+const MAX_RANGE_STEPS: u32 = 100;
+
+impl FromStr for Axis {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Axis, String> {
+        let (key, range) = s
+            .split_once('=')
+            .ok_or("expected KEY=RANGE, e.g. holes=6..12")?;
+        let values = if let Some((a, b)) = range.split_once("..") {
+            let (a, b): (u32, u32) = (
+                a.trim().parse().map_err(|_| "bad range start")?,
+                b.trim().parse().map_err(|_| "bad range end")?,
+            );
+            if a > b || b - a > MAX_RANGE_STEPS {
+                return Err(format!(
+                    "a range must go up, by at most {MAX_RANGE_STEPS} steps"
+                ));
+            }
+            (a..=b).map(|v| v.to_string()).collect()
+        } else {
+            range
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect()
+        };
+        Ok(Axis {
+            key: key.trim().to_string(),
+            values,
+            written: s.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.written)
+    }
+}
+
+/// The most worker threads: a few per core.
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads T`: 1 to [`max_threads`].
+pub fn threads(s: &str) -> Result<usize, String> {
+    let max = max_threads();
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "must be a whole number from 1 to {max} ({THREADS_PER_CORE} per core)"
+        )),
+    }
+}
