@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sowing::{Direction, Ring, Sowing};
+use super::sowing::{Direction, DirectionRule, Ring, Sowing};
 
 /// The largest board the engine supports, per row.
 pub const MAX_HOLES_PER_ROW: usize = 16;
@@ -60,8 +60,9 @@ pub enum Stores {
     None,
     /// A store per player that receives captures but is never sown (Oware, Ayoayo).
     Kept,
-    /// A store per player, at the end of their row (in the direction of sowing), that their
-    /// own sowing passes through (Kalah).
+    /// A store per player, at the end of their row (in the direction of sowing, or
+    /// counterclockwise when the direction varies), that their own sowing passes through
+    /// (Kalah).
     Sown,
     /// As `Sown`, but both players sow into both stores.
     SownByBoth,
@@ -140,47 +141,60 @@ impl Geometry {
             Side::South => 0..n,
             Side::North => n..holes,
         };
-        for direction in [Direction::Counterclockwise, Direction::Clockwise] {
-            let d = direction.index();
-            let clockwise = direction == Direction::Clockwise;
-            // Each row in the direction of sowing, each store after its owner's row.
-            let run = |side: Side| -> Vec<usize> {
-                let mut r: Vec<usize> = row(side).collect();
-                if clockwise {
-                    r.reverse();
-                }
-                r
-            };
-            for side in Side::BOTH {
-                let mut ring = Vec::with_capacity(holes + 2);
-                match sowing.ring {
-                    Ring::Board => {
-                        for s in Side::BOTH {
-                            ring.extend(run(s));
-                            let sown = match board.stores {
-                                Stores::Sown => s == side,
-                                Stores::SownByBoth => true,
-                                Stores::None | Stores::Kept => false,
-                            };
-                            if sown {
-                                ring.push(store(s));
-                            }
+        // The stores stand at the ends of the board. The ring is laid out in the way the
+        // rules sow (counterclockwise when the direction varies), each store after its
+        // owner's row; the other way round is the same ring reversed, so there a store is
+        // reached after the opponent's row (Cross-Kalah).
+        let principal = match sowing.direction {
+            DirectionRule::Fixed(direction) => direction,
+            _ => Direction::Counterclockwise,
+        };
+        let run = |side: Side| -> Vec<usize> {
+            let mut r: Vec<usize> = row(side).collect();
+            if principal == Direction::Clockwise {
+                r.reverse();
+            }
+            r
+        };
+        for side in Side::BOTH {
+            let mut ring = Vec::with_capacity(holes + 2);
+            match sowing.ring {
+                Ring::Board => {
+                    for s in Side::BOTH {
+                        ring.extend(run(s));
+                        let sown = match board.stores {
+                            Stores::Sown => s == side,
+                            Stores::SownByBoth => true,
+                            Stores::None | Stores::Kept => false,
+                        };
+                        if sown {
+                            ring.push(store(s));
                         }
                     }
-                    Ring::OwnRow => ring.extend(run(side)),
                 }
-                let table = &mut g.next[d][side.index()];
-                for (i, &p) in ring.iter().enumerate() {
-                    table[p] = ring[(i + 1) % ring.len()] as u8;
+                Ring::OwnRow => ring.extend(run(side)),
+            }
+            for direction in [Direction::Counterclockwise, Direction::Clockwise] {
+                let table = &mut g.next[direction.index()][side.index()];
+                let mut way = ring.clone();
+                if direction != principal {
+                    way.reverse();
+                }
+                for (i, &p) in way.iter().enumerate() {
+                    table[p] = way[(i + 1) % way.len()] as u8;
                 }
                 // Positions the ring does not pass (the other row under `own row`, stores
                 // that are not sown) lead back into it, to keep the table total.
                 for (p, next) in table.iter_mut().enumerate().take(holes + 2) {
-                    if !ring.contains(&p) {
-                        *next = ring[0] as u8;
+                    if !way.contains(&p) {
+                        *next = way[0] as u8;
                     }
                 }
             }
+        }
+        for direction in [Direction::Counterclockwise, Direction::Clockwise] {
+            let d = direction.index();
+            let clockwise = direction == Direction::Clockwise;
             for p in 0..holes {
                 let step = if clockwise { holes - 1 } else { 1 };
                 g.following[d][p] = ((p + step) % holes) as u8;
