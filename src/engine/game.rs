@@ -7,8 +7,8 @@
 use serde::Serialize;
 
 use crate::rules::{
-    Award, Direction, DirectionRule, Endless, LastSeedsCheck, MoveFilter, NoMove, RowTest, Rules,
-    Scoring, Side, Unfeedable,
+    Award, Direction, DirectionRule, Endless, FeedDuty, LastSeedsCheck, MoveFilter, NoMove,
+    RowTest, Rules, Scoring, Side, Unfeedable,
 };
 
 use super::event::{Event, EventSink};
@@ -63,6 +63,8 @@ pub enum EndReason {
     Emptied,
     /// The opponent's row was empty and no move could feed it (R8).
     Unfeedable,
+    /// A grand slam ended the game (the seeds left go to the player captured from).
+    GrandSlam,
     /// The player to move could not move and the rules end the game then (En Dodoi).
     Stuck,
     /// A move whose sowing never ends was chosen, and the rules end the game then (R11).
@@ -92,6 +94,7 @@ impl EndReason {
             | EndReason::Quiet
             | EndReason::Emptied
             | EndReason::Unfeedable
+            | EndReason::GrandSlam
             | EndReason::Stuck
             | EndReason::EndlessMove
             | EndReason::BoardEmpty => "normal",
@@ -108,6 +111,7 @@ impl EndReason {
             EndReason::Quiet => "quiet",
             EndReason::Emptied => "emptied",
             EndReason::Unfeedable => "unfeedable",
+            EndReason::GrandSlam => "grand-slam",
             EndReason::Stuck => "stuck",
             EndReason::EndlessMove => "endless-move",
             EndReason::BoardEmpty => "board-empty",
@@ -451,7 +455,7 @@ impl<'r> Game<'r> {
         if position.seeds[hole] == 0 {
             return Refusal::Empty;
         }
-        if position.seeds[hole] < self.rules.program.sowing.min_seeds {
+        if position.seeds[hole] < self.min_seeds(position.to_move) {
             return Refusal::TooFew;
         }
         if self.context(mv).is_none() {
@@ -513,11 +517,40 @@ impl<'r> Game<'r> {
                 }
             }
         };
+        let mover = self.position.to_move;
         Some(Context {
             direction,
             number: self.stats.moves + 1,
             after_capture_turn: self.capture_turn,
+            last_seed_across: self
+                .rules
+                .program
+                .sowing
+                .first_move
+                .is_some_and(|f| f.last_seed_across)
+                && self.first_move_bound(mover),
         })
+    }
+
+    /// The seeds a hole of `side`'s must hold to be played now.
+    fn min_seeds(&self, side: Side) -> u16 {
+        let sowing = &self.rules.program.sowing;
+        let waived =
+            sowing.min_seeds_waived && self.position.candidates(side, sowing.min_seeds) == 0;
+        if waived {
+            1
+        } else {
+            sowing.min_seeds
+        }
+    }
+
+    /// Whether `side`'s next move is one the rules' `first move` binds.
+    fn first_move_bound(&self, side: Side) -> bool {
+        match self.rules.program.sowing.first_move {
+            Some(first) if first.game_only => self.stats.moves == 0,
+            Some(_) => !self.moved[side.index()],
+            None => false,
+        }
     }
 
     /// Whether a sown move passes the rules' test on where its first lap ends.
@@ -534,6 +567,7 @@ impl<'r> Game<'r> {
             MoveFilter::ReachesOpponentOrEmptyOwn => {
                 sown.fed_first_lap || (own(landing) && count == 1)
             }
+            MoveFilter::SingleIntoEmpty => sown.drops > 1 || count == 1,
         }
     }
 
@@ -542,16 +576,17 @@ impl<'r> Game<'r> {
         let rules = self.rules;
         self.position.to_move = side;
         let sowing = &rules.program.sowing;
-        let mut holes = self.position.candidates(side, sowing.min_seeds);
+        let mut holes = self.position.candidates(side, self.min_seeds(side));
         let played = self.stats.moves as usize;
         if let Some(&hole) = sowing.opening.get(played) {
             holes &= 1 << hole;
-        } else if let (Some((from, to)), false) = (sowing.first_move, self.moved[side.index()]) {
-            let n = rules.holes_per_row();
-            let start = if side == Side::South { 0 } else { n };
-            let allowed = (usize::from(from)..=usize::from(to))
-                .fold(0u64, |m, place| m | 1 << (start + place - 1));
-            holes &= allowed;
+        } else if let Some(first) = sowing.first_move.filter(|_| self.first_move_bound(side)) {
+            let start = if side == Side::South {
+                0
+            } else {
+                rules.holes_per_row()
+            };
+            holes &= u64::from(first.places) << start;
         }
         let candidates = if sowing.direction.has_choice() {
             let mut moves = 0;
@@ -573,7 +608,10 @@ impl<'r> Game<'r> {
         turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
-        turn.must_feed = rules.program.feeding.is_some() && self.position.row_empty(side.other());
+        turn.must_feed = rules
+            .program
+            .feeding
+            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
         turn.not_feeding = 0;
         turn.drawn = None;
     }
@@ -695,6 +733,11 @@ impl<'r> Game<'r> {
             self.finish(EndReason::LastSeeds, award, hand, None);
             return report;
         }
+        if sown.grand_slam_ends {
+            // The mover is still the player to move: the opponent is the one captured from.
+            self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
+            return report;
+        }
         if let Some((reason, award, winner)) = self.end_after_move(mover) {
             self.finish(reason, award, 0, winner);
             return report;
@@ -727,10 +770,11 @@ impl<'r> Game<'r> {
                 return Some((EndReason::LastSeeds, self.last_seeds_award(), None));
             }
         }
-        if let Some(award) = ending.majority {
+        if let Some(majority) = ending.majority {
             let [s, n] = position.stores().map(u32::from);
-            if 2 * s > total || 2 * n > total || (2 * s == total && 2 * n == total) {
-                return Some((EndReason::Majority, award, None));
+            let enough = |c: u32| 2 * c > total || (majority.at_half && 2 * c == total);
+            if enough(s) || enough(n) || (2 * s == total && 2 * n == total) {
+                return Some((EndReason::Majority, majority.award, None));
             }
         }
         if let Some((which, award)) = ending.empty_row {

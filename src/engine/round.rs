@@ -464,11 +464,16 @@ impl Fill<'_> {
                 }
             }
         }
-        if refill.leftover_hole && budget[0] > 0 && budget[1] > 0 && budget[0] != budget[1] {
-            let larger = if budget[0] > budget[1] {
-                Side::South
-            } else {
-                Side::North
+        let tie_to_poorer = refill.leftover_tie_to_poorer && holdings[0] != holdings[1];
+        if refill.leftover_hole
+            && budget[0] > 0
+            && budget[1] > 0
+            && (budget[0] != budget[1] || tie_to_poorer)
+        {
+            let larger = match budget[0].cmp(&budget[1]) {
+                std::cmp::Ordering::Greater => Side::South,
+                std::cmp::Ordering::Less => Side::North,
+                std::cmp::Ordering::Equal => poorer,
             };
             // The larger remainder's next empty hole: its own first, then the other's.
             let hole = self

@@ -87,6 +87,8 @@ pub(crate) struct Sown {
     pub endless: bool,
     /// Cut short at the drop cap (`endless moves: stop at cap`).
     pub capped: bool,
+    /// A grand slam ended the game, the seeds left going to the player captured from.
+    pub grand_slam_ends: bool,
 }
 
 /// What the game tells the interpreter about the move.
@@ -98,6 +100,8 @@ pub(crate) struct Context {
     pub number: u32,
     /// The move is itself an extra turn earned by a capture.
     pub after_capture_turn: bool,
+    /// A first lap about to end in the mover's row ends in the opponent's first hole (Tapata).
+    pub last_seed_across: bool,
 }
 
 /// Laps played before cycle detection starts; every real move is shorter.
@@ -272,6 +276,9 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 }
                 if F::RICH && sowing.skip_holes.is_some() {
                     at = self.pass_skipped(at, hand, skip);
+                }
+                if F::RICH && hand == 1 && self.ctx.last_seed_across && self.out.laps == 1 {
+                    at = self.across(at);
                 }
                 if F::RICH {
                     round = round.saturating_sub(1);
@@ -548,7 +555,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             Base::Hole | Base::HoleAndOpposite | Base::Every(_) => at,
             Base::Opposite => opposite(at),
             Base::Next => self.next_open(at),
-            Base::AfterNext => {
+            Base::AfterNext | Base::AfterNextAndOpposite => {
                 let n = self.next_open(at);
                 self.next_open(n)
             }
@@ -558,6 +565,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let mut last = first;
         match rule.target.base {
             Base::HoleAndOpposite => taken |= 1 << opposite(at),
+            Base::AfterNextAndOpposite => taken |= 1 << opposite(first),
             Base::Every(c) => {
                 taken = 0;
                 for h in 0..g.holes {
@@ -664,7 +672,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             taken &= !self.pos.houses;
         }
         let capturing_seed = u16::from(rule.target.with_capturing_seed);
-        let seeds = self.pos.sum(taken) as u16 + capturing_seed;
+        let mut seeds = self.pos.sum(taken) as u16 + capturing_seed;
         if seeds == 0 {
             return Ok(None);
         }
@@ -672,11 +680,26 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             let theirs = self.pos.owned(self.mover.other());
             let on_their_side = self.pos.sum(theirs);
             if on_their_side > 0 && self.pos.sum(taken & theirs) == on_their_side {
-                if rule.grand_slam == GrandSlam::Forbidden {
-                    return Err(Refusal::GrandSlam);
-                }
                 self.sink.event(Event::GrandSlam { rule: index });
-                return Ok(None);
+                match rule.grand_slam {
+                    GrandSlam::Captures => {}
+                    GrandSlam::Forbidden => return Err(Refusal::GrandSlam),
+                    GrandSlam::CapturesNothing => return Ok(None),
+                    GrandSlam::CapturesThenExtraTurn => {
+                        self.out.extra_turn = true;
+                        self.sink.event(Event::ExtraTurn);
+                    }
+                    GrandSlam::CapturesOpponentTakesRest => self.out.grand_slam_ends = true,
+                    GrandSlam::AllButFirstHole | GrandSlam::AllButLastHole => {
+                        let ends = if rule.grand_slam == GrandSlam::AllButFirstHole {
+                            g.first_holes[self.d]
+                        } else {
+                            g.last_holes[self.d]
+                        };
+                        taken &= !(ends & theirs);
+                        seeds = self.pos.sum(taken) as u16 + capturing_seed;
+                    }
+                }
             }
         }
         let to = match rule.recipient {
@@ -762,6 +785,19 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         None
     }
 
+    /// Where a last seed bound for `at` goes under Tapata's first move: from the mover's own
+    /// row to the first hole of the opponent's.
+    fn across(&self, at: usize) -> usize {
+        let g = &self.rules.geometry;
+        let theirs = self.pos.owned(self.mover.other());
+        let first = g.first_holes[self.d] & theirs;
+        if at < g.holes && theirs >> at & 1 == 0 && first != 0 {
+            first.trailing_zeros() as usize
+        } else {
+            at
+        }
+    }
+
     /// The hole after `h` in the direction of sowing, closed holes passed over.
     #[inline]
     fn next_open(&self, h: usize) -> usize {
@@ -790,13 +826,13 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         if !F::RICH || !plain {
             return plain;
         }
-        let placed = match condition.place {
-            PlaceTest::Any => true,
-            PlaceTest::EndHole => g.end_holes >> hole & 1 == 1,
-            PlaceTest::NotLastHole => g.last_holes[self.d] >> hole & 1 == 0,
-            PlaceTest::FirstHole => g.first_holes[self.d] >> hole & 1 == 1,
-            PlaceTest::NotFirstHole => g.first_holes[self.d] >> hole & 1 == 0,
-        };
+        let place = condition.place;
+        let first = g.first_holes[self.d] >> hole & 1 == 1;
+        let last = g.last_holes[self.d] >> hole & 1 == 1;
+        let placed = place == PlaceTest::ANY
+            || (first && place.first)
+            || (last && place.last)
+            || (!first && !last && place.middle);
         placed
             && (!condition.opposite_equal || across() == count)
             && (condition.next.is_any() || condition.next.passes(pos.seeds[self.next_open(hole)]))

@@ -6,9 +6,10 @@
 //! variant (counts, conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
-    Award, ChainWay, DirectionRule, Effect, Endless, FeedJudged, GrandSlam, HouseContents,
-    HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Raid, Recipient, Ring, RowTest,
-    Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
+    Award, ChainWay, DirectionRule, Effect, Endless, FeedDuty, FeedJudged, GrandSlam,
+    HouseContents, HouseSown, LapStart, LastSeedsCheck, Majority, MatchScoring, MoveFilter, Raid,
+    Recipient, Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory,
+    Trigger, Unfeedable,
 };
 use crate::source::Span;
 
@@ -173,12 +174,12 @@ pub enum SowingRule {
     StoreTurn(bool),
     /// `drop cap: n`
     DropCap(u32),
-    /// `min seeds: n`
-    MinSeeds(u16),
+    /// `min seeds: n`, and whether `unless no hole holds that many` follows
+    MinSeeds(u16, bool),
     /// `ring: ...`
     Ring(Ring),
-    /// `first move: own holes a to b` (`b` absent for a single hole)
-    FirstMove(u16, Option<u16>),
+    /// `first move: own holes ...`
+    FirstMove(FirstMoveSpec),
     /// `opening: h, h, ...`
     Opening(Vec<u16>),
     /// `first lap: ...`
@@ -187,6 +188,18 @@ pub enum SowingRule {
     OpponentAfterRound,
     /// `locked: played holes`
     LockPlayed,
+}
+
+/// `first move [of the game]: own holes 4 to 6 [, a last seed bound for the own row goes to
+/// the opponent's first hole]`
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstMoveSpec {
+    /// The places, as ranges (`1 or 7` is two ranges of one place).
+    pub places: Vec<(u16, u16)>,
+    /// `of the game`: the game's first move only, not each player's.
+    pub game_only: bool,
+    /// The last seed of the first lap never ends in the mover's row.
+    pub last_seed_across: bool,
 }
 
 /// What `take:` names first.
@@ -198,6 +211,8 @@ pub enum Taken {
     Opposite,
     /// `hole and opposite`
     HoleAndOpposite,
+    /// `hole after next and its opposite`
+    AfterNextAndOpposite,
     /// `next hole`
     Next,
     /// `hole after next`
@@ -275,6 +290,8 @@ pub enum HouseRule {
 /// A rule of the `feeding` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FeedingRule {
+    /// `duty: ...`
+    Duty(FeedDuty),
     /// `judged: ...`
     Judged(FeedJudged),
     /// `unfeedable: ...`
@@ -298,7 +315,7 @@ pub enum EndRule {
     /// `last seeds: ...`
     LastSeeds(Option<LastSeeds>),
     /// `majority: ...`
-    Majority(Option<Award>),
+    Majority(Option<Majority>),
     /// `empty row: ...`
     EmptyRow(Option<(RowTest, Award)>),
     /// `singletons: ...`
@@ -334,8 +351,8 @@ pub enum MatchRule {
     RefillFromLast(bool),
     /// `filled: as many as the poorer`
     Mirrored,
-    /// `leftover hole: to the larger remainder`
-    LeftoverHole,
+    /// `leftover hole: to the larger remainder`, and whether `a tie to the poorer` follows
+    LeftoverHole(bool),
     /// `starter: round winner` ...
     Starter(Starter),
     /// `lose below: n`
@@ -388,6 +405,8 @@ pub enum Test {
     NotLastHole,
     /// `first hole`
     FirstHole,
+    /// `last hole`
+    LastHole,
     /// `not first hole`
     NotFirstHole,
     /// `was empty`
@@ -436,7 +455,7 @@ impl Keyed for SowingRule {
             SowingRule::StoreTurn(_) => "extra turn",
             SowingRule::DropCap(_) => "drop cap",
             SowingRule::SkipHoles(..) => "skip holes",
-            SowingRule::MinSeeds(_) => "min seeds",
+            SowingRule::MinSeeds(..) => "min seeds",
             SowingRule::Ring(_) => "ring",
             SowingRule::FirstMove(..) => "first move",
             SowingRule::Opening(_) => "opening",
@@ -483,6 +502,7 @@ impl Keyed for HouseRule {
 impl Keyed for FeedingRule {
     fn key(&self) -> String {
         match self {
+            FeedingRule::Duty(_) => "duty",
             FeedingRule::Judged(_) => "judged",
             FeedingRule::Unfeedable(_) => "unfeedable",
         }
@@ -519,7 +539,7 @@ impl Keyed for MatchRule {
             MatchRule::Territory(_) => "territory",
             MatchRule::RefillFromLast(_) => "refill from",
             MatchRule::Mirrored => "filled",
-            MatchRule::LeftoverHole => "leftover hole",
+            MatchRule::LeftoverHole(_) => "leftover hole",
             MatchRule::Starter(_) => "starter",
             MatchRule::LoseBelow(_) => "lose below",
             MatchRule::RoundCap(_) => "round cap",

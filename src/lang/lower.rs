@@ -14,11 +14,11 @@ use super::ast::{
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
     self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, DirectionRule,
-    Effect, Ending, Endless, FeedJudged, Feeding, GrandSlam, HouseContents, HouseRule as House,
-    HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove, OriginSkip, PlaceTest,
-    Program, Provenance, ReadingMark, Recipient, Refill, Relay, Ring, RoundRule, Rules, Scoring,
-    Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target, Territory, Trigger,
-    Unfeedable, MAX_HOLES_PER_ROW,
+    Effect, Ending, Endless, FeedDuty, FeedJudged, Feeding, FirstMove, GrandSlam, HouseContents,
+    HouseRule as House, HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove,
+    OriginSkip, PlaceTest, Program, Provenance, ReadingMark, Recipient, Refill, Relay, Ring,
+    RoundRule, Rules, Scoring, Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target,
+    Territory, Trigger, Unfeedable, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -366,6 +366,7 @@ impl<'a> Lowering<'a> {
             store_extra_turn: false,
             drop_cap: 1_000_000,
             min_seeds: 1,
+            min_seeds_waived: false,
             skip_holes: None,
             ring: Ring::Board,
             first_move: None,
@@ -418,25 +419,33 @@ impl<'a> Lowering<'a> {
                         .in_range(at, "the drop cap", u64::from(*n), 100, max)
                         .map_or(1_000_000, |n| n as u32);
                 }
-                SowingRule::MinSeeds(n) => {
+                SowingRule::MinSeeds(n, waived) => {
                     let most = u64::from(total);
                     sowing.min_seeds = self
                         .in_range(at, "min seeds", u64::from(*n), 1, most)
                         .map_or(1, |n| n as u16);
+                    sowing.min_seeds_waived = *waived;
                 }
                 SowingRule::Ring(r) => sowing.ring = *r,
-                SowingRule::FirstMove(from, to) => {
-                    let to = to.unwrap_or(*from);
+                SowingRule::FirstMove(spec) => {
                     let what = "a hole of the row, counted from the player's left";
-                    let from = self.in_range(at, what, u64::from(*from), 1, row);
-                    let to = self.in_range(at, what, u64::from(to), 1, row);
-                    if let (Some(from), Some(to)) = (from, to) {
-                        if from > to {
-                            let why = format!("no hole lies between {from} and {to}");
-                            self.error_at(at, CompileErrorKind::Contradiction { why });
+                    let mut places = 0u32;
+                    for &(from, to) in &spec.places {
+                        let from = self.in_range(at, what, u64::from(from), 1, row);
+                        let to = self.in_range(at, what, u64::from(to), 1, row);
+                        if let (Some(from), Some(to)) = (from, to) {
+                            if from > to {
+                                let why = format!("no hole lies between {from} and {to}");
+                                self.error_at(at, CompileErrorKind::Contradiction { why });
+                            }
+                            places |= (from..=to).fold(0, |m, p| m | 1 << (p - 1));
                         }
-                        sowing.first_move = Some((from as u8, to as u8));
                     }
+                    sowing.first_move = Some(FirstMove {
+                        places,
+                        game_only: spec.game_only,
+                        last_seed_across: spec.last_seed_across,
+                    });
                 }
                 SowingRule::Opening(holes) => opening = Some((at, holes)),
                 SowingRule::MoveFilter(f) => sowing.move_filter = Some(*f),
@@ -617,6 +626,7 @@ impl<'a> Lowering<'a> {
             Taken::HoleAndOpposite => Base::HoleAndOpposite,
             Taken::Next => Base::Next,
             Taken::AfterNext => Base::AfterNext,
+            Taken::AfterNextAndOpposite => Base::AfterNextAndOpposite,
             Taken::OppositeOfNext => Base::OppositeOfNext,
             Taken::Every(c) => Base::Every(self.condition(at.layer, c, total)),
         };
@@ -769,11 +779,13 @@ impl<'a> Lowering<'a> {
     fn feeding_rules(&mut self) -> Option<Feeding> {
         let slots = self.feeding.as_ref()?;
         let mut feeding = Feeding {
+            duty: FeedDuty::RowEmpty,
             judged: FeedJudged::AfterMove,
             unfeedable: Unfeedable::Ends(Award::PlayerToMove),
         };
         for at in slots.values() {
             match at.rule() {
+                FeedingRule::Duty(d) => feeding.duty = *d,
                 FeedingRule::Judged(j) => feeding.judged = *j,
                 FeedingRule::Unfeedable(u) => feeding.unfeedable = *u,
             }
@@ -812,9 +824,9 @@ impl<'a> Lowering<'a> {
                         to: rule.to,
                     });
                 }
-                EndRule::Majority(a) => {
-                    ending.majority = *a;
-                    awards.extend(a.map(|a| (at, a)));
+                EndRule::Majority(m) => {
+                    ending.majority = *m;
+                    awards.extend(m.map(|m| (at, m.award)));
                 }
                 EndRule::EmptyRow(a) => {
                     ending.empty_row = *a;
@@ -885,6 +897,7 @@ impl<'a> Lowering<'a> {
             from_last: false,
             mirrored: false,
             leftover_hole: false,
+            leftover_tie_to_poorer: false,
         };
         // Rules that only make sense when rounds are refilled, to report under `refill: none`.
         let mut refill_only = Vec::new();
@@ -929,8 +942,9 @@ impl<'a> Lowering<'a> {
                     fill.mirrored = true;
                     refill_only.push((at.layer, at.item.span, "filled"));
                 }
-                MatchRule::LeftoverHole => {
+                MatchRule::LeftoverHole(tie_to_poorer) => {
                     fill.leftover_hole = true;
+                    fill.leftover_tie_to_poorer = *tie_to_poorer;
                     refill_only.push((at.layer, at.item.span, "leftover hole"));
                 }
                 MatchRule::Starter(s) => rules.starter = *s,
@@ -1087,10 +1101,11 @@ impl<'a> Lowering<'a> {
                 Test::Occupied => (0, Part::Count(CountTest::at_least(2))),
                 Test::OwnSide => (1, Part::Side(SideTest::Own)),
                 Test::OpponentSide => (1, Part::Side(SideTest::Opponent)),
-                Test::EndHole => (2, Part::Place(PlaceTest::EndHole)),
-                Test::NotLastHole => (2, Part::Place(PlaceTest::NotLastHole)),
-                Test::FirstHole => (2, Part::Place(PlaceTest::FirstHole)),
-                Test::NotFirstHole => (2, Part::Place(PlaceTest::NotFirstHole)),
+                Test::EndHole => (2, Part::Place(PlaceTest::END_HOLE)),
+                Test::NotLastHole => (2, Part::Place(PlaceTest::NOT_LAST_HOLE)),
+                Test::FirstHole => (2, Part::Place(PlaceTest::FIRST_HOLE)),
+                Test::LastHole => (2, Part::Place(PlaceTest::LAST_HOLE)),
+                Test::NotFirstHole => (2, Part::Place(PlaceTest::NOT_FIRST_HOLE)),
                 Test::OppositeCount(s) => (3, Part::Opposite(self.count(layer, &spec(s), total))),
                 Test::OppositeEmpty => (3, Part::Opposite(CountTest::exactly(&[0]))),
                 Test::OppositeOccupied => (3, Part::Opposite(CountTest::at_least(1))),
@@ -1122,9 +1137,8 @@ impl<'a> Lowering<'a> {
                     clash
                 }
                 Part::Place(p) => {
-                    let clash = condition.place != PlaceTest::Any && condition.place != p;
-                    condition.place = p;
-                    clash
+                    condition.place = condition.place.and(p);
+                    condition.place.is_empty()
                 }
             };
             // A count already reported as impossible is not a contradiction as well.
@@ -1140,7 +1154,8 @@ impl<'a> Lowering<'a> {
                     Part::Count(_) => condition.count = CountTest::ANY,
                     Part::Opposite(_) => condition.opposite = CountTest::ANY,
                     Part::Next(_) => condition.next = CountTest::ANY,
-                    Part::Side(_) | Part::Place(_) => {}
+                    Part::Place(_) => condition.place = PlaceTest::ANY,
+                    Part::Side(_) => {}
                 }
             }
         }

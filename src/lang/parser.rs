@@ -6,14 +6,14 @@ use pest_derive::Parser;
 
 use super::ast::{
     About, Block, BlockKind, BoardRule, CaptureRule, ChainSpec, Condition, CountSpec, Declared,
-    EndRule, FeedingRule, File, HouseRule, Item, LastSeeds, MatchRule, Relay, Seeds, Skip,
-    SowingRule, Spanned, Take, Taken, Test,
+    EndRule, FeedingRule, File, FirstMoveSpec, HouseRule, Item, LastSeeds, MatchRule, Relay, Seeds,
+    Skip, SowingRule, Spanned, Take, Taken, Test,
 };
 use crate::rules::{
-    Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedJudged, GrandSlam,
-    HouseContents, HouseSown, LapStart, LastSeedsCheck, MatchScoring, MoveFilter, Raid, Recipient,
-    Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory, Trigger,
-    Unfeedable,
+    Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedDuty, FeedJudged, GrandSlam,
+    HouseContents, HouseSown, LapStart, LastSeedsCheck, Majority, MatchScoring, MoveFilter, Raid,
+    Recipient, Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory,
+    Trigger, Unfeedable,
 };
 use crate::source::Span;
 
@@ -228,16 +228,27 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
             let except_last = parts.next().is_some();
             SowingRule::SkipHoles(Spanned { value, span }, except_last)
         }
-        Rule::min_seeds => SowingRule::MinSeeds(number(need(parts))?),
+        Rule::min_seeds => SowingRule::MinSeeds(number(need(parts))?, parts.next().is_some()),
         Rule::ring => SowingRule::Ring(match need(parts).as_rule() {
             Rule::own_row => Ring::OwnRow,
             Rule::both_rows => Ring::Board,
             other => unwired(other),
         }),
         Rule::first_move => {
-            let from = number(need(parts))?;
-            let to = parts.next().map(number).transpose()?;
-            SowingRule::FirstMove(from, to)
+            let mut spec = FirstMoveSpec {
+                places: Vec::new(),
+                game_only: false,
+                last_seed_across: false,
+            };
+            for part in parts {
+                match part.as_rule() {
+                    Rule::of_the_game => spec.game_only = true,
+                    Rule::last_seed_across => spec.last_seed_across = true,
+                    Rule::places => spec.places = places(part)?,
+                    other => unwired(other),
+                }
+            }
+            SowingRule::FirstMove(spec)
         }
         Rule::opening => SowingRule::Opening(parts.map(number).collect::<Built<_>>()?),
         Rule::after_round => SowingRule::OpponentAfterRound,
@@ -245,6 +256,7 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
         Rule::move_filter => SowingRule::MoveFilter(match need(parts).as_rule() {
             Rule::not_into_occupied_own => MoveFilter::NotIntoOccupiedOwn,
             Rule::reaches_opponent => MoveFilter::ReachesOpponentOrEmptyOwn,
+            Rule::single_into_empty => MoveFilter::SingleIntoEmpty,
             other => unwired(other),
         }),
         Rule::origin => {
@@ -292,6 +304,7 @@ fn capture_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<CaptureRule> {
                 Rule::hole_and_opposite => Taken::HoleAndOpposite,
                 Rule::next_hole => Taken::Next,
                 Rule::after_next => Taken::AfterNext,
+                Rule::after_next_and_opposite => Taken::AfterNextAndOpposite,
                 Rule::opposite_of_next => Taken::OppositeOfNext,
                 Rule::every_hole => Taken::Every(condition(first(target))?),
                 other => unwired(other),
@@ -317,6 +330,10 @@ fn capture_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<CaptureRule> {
             Rule::captures_nothing => GrandSlam::CapturesNothing,
             Rule::forbidden => GrandSlam::Forbidden,
             Rule::captures => GrandSlam::Captures,
+            Rule::slam_then_turn => GrandSlam::CapturesThenExtraTurn,
+            Rule::slam_rest => GrandSlam::CapturesOpponentTakesRest,
+            Rule::all_but_first => GrandSlam::AllButFirstHole,
+            Rule::all_but_last => GrandSlam::AllButLastHole,
             other => unwired(other),
         }),
         Rule::from_move => CaptureRule::FromMove(number(need(parts))?),
@@ -429,6 +446,11 @@ fn chain_spec(pair: Pair<'_, Rule>) -> Built<ChainSpec> {
 
 fn feeding_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<FeedingRule> {
     Ok(match rule {
+        Rule::duty => FeedingRule::Duty(match need(parts).as_rule() {
+            Rule::always => FeedDuty::Always,
+            Rule::row_is_empty => FeedDuty::RowEmpty,
+            other => unwired(other),
+        }),
         Rule::judged => FeedingRule::Judged(match need(parts).as_rule() {
             Rule::on_first_lap => FeedJudged::FirstLap,
             Rule::after_move => FeedJudged::AfterMove,
@@ -468,7 +490,20 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
                 other => unwired(other),
             })
         }
-        Rule::majority => EndRule::Majority(optional_award(need(parts))),
+        Rule::majority => {
+            let first = need(parts);
+            EndRule::Majority(match first.as_rule() {
+                Rule::none => None,
+                Rule::at_least_half => Some(Majority {
+                    at_half: true,
+                    award: award(need(parts)),
+                }),
+                _ => Some(Majority {
+                    at_half: false,
+                    award: award(first),
+                }),
+            })
+        }
         Rule::empty_row => {
             let what = need(parts);
             EndRule::EmptyRow(match what.as_rule() {
@@ -545,7 +580,7 @@ fn match_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<MatchRule> {
             other => unwired(other),
         }),
         Rule::filled => MatchRule::Mirrored,
-        Rule::leftover => MatchRule::LeftoverHole,
+        Rule::leftover => MatchRule::LeftoverHole(parts.next().is_some()),
         Rule::territory => MatchRule::Territory(match need(parts).as_rule() {
             Rule::own_row => Territory::Rows,
             Rule::holes_held => Territory::Kept,
@@ -587,6 +622,7 @@ fn condition(pair: Pair<'_, Rule>) -> Built<Condition> {
                 Rule::end_hole => Test::EndHole,
                 Rule::not_last_hole => Test::NotLastHole,
                 Rule::first_hole => Test::FirstHole,
+                Rule::last_hole => Test::LastHole,
                 Rule::not_first_hole => Test::NotFirstHole,
                 Rule::was_empty => Test::WasEmpty,
                 Rule::occupied => Test::Occupied,
@@ -711,6 +747,16 @@ fn comment_start(line: &str) -> Option<usize> {
     None
 }
 
+/// `4 to 6` as one range, `1 or 7` and `1, 3, 5` as ranges of one place each.
+fn places(pair: Pair<'_, Rule>) -> Built<Vec<(u16, u16)>> {
+    let range = pair.as_str().contains("to");
+    let numbers = pair.into_inner().map(number).collect::<Built<Vec<u16>>>()?;
+    Ok(match numbers[..] {
+        [from, to] if range => vec![(from, to)],
+        _ => numbers.iter().map(|&n| (n, n)).collect(),
+    })
+}
+
 fn need<'a>(parts: &mut impl Iterator<Item = Pair<'a, Rule>>) -> Pair<'a, Rule> {
     parts.next().expect("the grammar guarantees this part")
 }
@@ -779,9 +825,15 @@ mod tests {
                  skip holes: holding at most 1
                  relay: never  relay: when occupied  relay: next hole  extra turn: in own store
                  extra turn: never  drop cap: 100  min seeds: 2  ring: own row  ring: both rows
+                 min seeds: 2, unless no hole holds that many
                  first move: own holes 4 to 6  first move: own holes 1  opening: 3, 8
+                 first move of the game: own holes 1 or 7
+                 first move: own holes 1, 3, 5, a last seed bound for the own row goes to the
+                     opponent's first hole
                  first lap: not into an occupied own hole
-                 first lap: reaches the opponent or ends in an empty own hole }
+                 first lap: reaches the opponent or ends in an empty own hole
+                 first lap: a single seed only into an empty hole
+                 after a round: opponent's holes only  locked: played holes }
         capture "c" { on: every drop  on: every drop but the last of a lap
                       on: last drop of a lap  on: last drop of the move
                       if: count is 2 or 3 and count at least 1 and count at most 5
@@ -790,6 +842,8 @@ mod tests {
                       if: count is even and opposite count is 1, 2 or at least 4 and opposite
                           equal and next empty and next occupied and next count is 0 to 2 and
                           end hole and not last hole and count is odd
+                      if: first hole and not first hole and last hole
+                      if: count is 4 to 6 and count is 1, 2 or at least 4
                       take: hole  take: opposite  take: opposite and capturing seed
                       take: hole and backward while count is 4  take: hole and opposite
                       take: next hole  take: hole after next  take: opposite of next
@@ -797,24 +851,32 @@ mod tests {
                       take: hole and forward while count is odd
                       take: hole and both ways while count is 2 or 4, at most 1 hole
                       take: hole after next and on across empty holes
+                      take: hole after next and its opposite
                       to: mover  to: owner  then: sowing continues  then: sowing ends
                       then: extra turn  then: sowing continues, then another turn
                       then: extra turn, not twice in a row
                       then: sowing goes on from the next hole
                       then: the capturing seed moves on  grand slam: captures
                       grand slam: captures nothing  grand slam: forbidden  from move: 3
+                      grand slam: captures, then another turn
+                      grand slam: captures, the opponent takes the rest
+                      grand slam: captures all but the first hole
+                      grand slam: captures all but the last hole
                       reading R1, R2 }
         no capture "c"
         house "h" { on: last drop of the move  if: count is 3  to: mover  limit: 1 per player
                     not matching: the other player's house  contents: captured
-                    contents: kept  sown: to owner  sown: kept  then: sowing ends }
+                    contents: kept  sown: to owner  sown: kept  then: sowing ends
+                    raided: the seed and 1 more, then sowing ends
+                    raided: the seed and 0 more, then another turn }
         no house "h"
         feeding { judged: after the move  judged: on the first lap  unfeedable: to owners
-                  unfeedable: any move }
+                  unfeedable: any move  duty: always  duty: when the opponent's row is empty }
         no feeding
         end { last seeds: none  last seeds: at most 4 after each capture, to capturer
               last seeds: at most 4 after each move, to player to move  majority: none
-              majority: to last mover  empty row: split  empty row: own, to owners
+              majority: to last mover  majority: at least half, to owners
+              empty row: split  empty row: own, to owners
               empty row: opponent's, split, odd seed to the poorer
               empty row: either, to opponent  singletons: to starter  singletons: none
               no capture for: 100 moves, to owners  no move: pass
@@ -828,7 +890,10 @@ mod tests {
                 territory: holes held  starter: round winner  starter: round loser
                 starter: alternate  starter: previous starter  lose below: 4  round cap: 50
                 first to: 3 rounds  winner: most seeds  winner: most rounds
-                from round 3: last seeds to previous winner }
+                from round 3: last seeds to previous winner  refill from: first hole
+                refill from: last hole  filled: as many as the poorer
+                leftover hole: to the larger remainder  starter: poorer player
+                leftover hole: to the larger remainder, a tie to the poorer }
         no match
     "#;
 
@@ -857,7 +922,27 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 9 + 33 + 33 + 1 + 10 + 1 + 4 + 1 + 24 + 18 + 1
+            2 + 2 + 9 + 39 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
         );
+    }
+
+    /// The text above uses every rule of the grammar: a rule added without an example here
+    /// (and so without a test of its conversion) fails.
+    #[test]
+    fn the_test_text_covers_the_whole_grammar() {
+        let tree = SowParser::parse(Rule::file, EVERY_RULE).expect("parses");
+        let used: std::collections::BTreeSet<Rule> = tree.flatten().map(|p| p.as_rule()).collect();
+        let missing: Vec<&Rule> = Rule::all_rules()
+            .iter()
+            .filter(|r| !used.contains(r))
+            // Silent rules never show in a tree; EOI is matched, not a rule of the language.
+            .filter(|r| {
+                !matches!(
+                    r,
+                    Rule::EOI | Rule::WHITESPACE | Rule::COMMENT | Rule::block
+                )
+            })
+            .collect();
+        assert!(missing.is_empty(), "EVERY_RULE lacks {missing:?}");
     }
 }

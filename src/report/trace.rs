@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::engine::{Event, Game, Match, MoveReport, NextRound, RoundResult};
+use crate::engine::{move_name, Event, Game, Match, MoveReport, NextRound, RoundResult, CLOCKWISE};
 use crate::rules::{Rules, Side};
 
 /// The state after a move, as `trace --json` prints it (one object per line).
@@ -18,6 +18,9 @@ pub struct JsonState {
     /// The hole played.
     #[serde(rename = "move")]
     pub hole: usize,
+    /// The direction it was sown in, `cw` or `ccw`, when the mover chooses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
     /// Seeds in holes `0..2N`.
     pub board: Vec<u16>,
     /// Captured totals (store contents), South first.
@@ -45,14 +48,17 @@ pub struct JsonState {
 }
 
 impl JsonState {
-    /// The state of `game` after move `turn`, which `player` made at `hole`.
-    pub fn after(game: &Game<'_>, turn: u32, player: Side, hole: usize) -> JsonState {
+    /// The state of `game` after move `turn`, which `player` made: move `mv`, a hole or, where
+    /// the mover chooses the direction, a hole plus [`CLOCKWISE`] for clockwise.
+    pub fn after(game: &Game<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
         let position = game.position();
         let outcome = game.outcome();
+        let chosen = game.rules().program.sowing.direction.has_choice();
         JsonState {
             turn,
             player: player.name().to_string(),
-            hole,
+            hole: mv % CLOCKWISE,
+            direction: chosen.then(|| if mv >= CLOCKWISE { "cw" } else { "ccw" }.to_string()),
             board: position.board().to_vec(),
             store: position.stores(),
             to_move: game.to_move().map(|s| s.name().to_string()),
@@ -68,14 +74,14 @@ impl JsonState {
 
     /// The state of a match after move `turn` of its current round: the round's game, plus
     /// the round, the closed holes, the reserves and the owners.
-    pub fn in_match(m: &Match<'_>, turn: u32, player: Side, hole: usize) -> JsonState {
+    pub fn in_match(m: &Match<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
         let position = m.game().position();
         JsonState {
             round: Some(m.round()),
             closed: Some(holes_of(position.closed())),
             reserve: Some(m.reserve()),
             owner: Some(owners(position.north_mask(), position.board().len())),
-            ..JsonState::after(m.game(), turn, player, hole)
+            ..JsonState::after(m.game(), turn, player, mv)
         }
     }
 }
@@ -196,7 +202,11 @@ pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
 pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
     let mut out = String::new();
     let side = report.side.map_or("?", Side::name);
-    let _ = writeln!(out, "move {turn}: {side} plays hole {}", report.hole);
+    let _ = writeln!(
+        out,
+        "move {turn}: {side} plays hole {}",
+        move_name(rules, report.hole)
+    );
     let mut drops: Vec<usize> = Vec::new();
     let flush = |out: &mut String, drops: &mut Vec<usize>| {
         if !drops.is_empty() {

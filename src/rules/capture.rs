@@ -167,19 +167,52 @@ pub enum SideTest {
     Opponent,
 }
 
-/// Where in its row a hole must be.
+/// Where in its row a hole may be: first, between, or last, in the direction of sowing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum PlaceTest {
+pub struct PlaceTest {
+    /// The first hole of its row (where sowing enters the row).
+    pub first: bool,
+    /// A hole that is neither first nor last.
+    pub middle: bool,
+    /// The last hole of its row.
+    pub last: bool,
+}
+
+impl PlaceTest {
     /// Anywhere.
-    Any,
+    pub const ANY: PlaceTest = PlaceTest::of(true, true, true);
     /// The first or the last hole of a row.
-    EndHole,
-    /// Not the last hole of its row (in sowing order).
-    NotLastHole,
-    /// The first hole of its row (in sowing order).
-    FirstHole,
-    /// Not the first hole of its row (in sowing order).
-    NotFirstHole,
+    pub const END_HOLE: PlaceTest = PlaceTest::of(true, false, true);
+    /// The first hole of its row.
+    pub const FIRST_HOLE: PlaceTest = PlaceTest::of(true, false, false);
+    /// The last hole of its row.
+    pub const LAST_HOLE: PlaceTest = PlaceTest::of(false, false, true);
+    /// Not the first hole of its row.
+    pub const NOT_FIRST_HOLE: PlaceTest = PlaceTest::of(false, true, true);
+    /// Not the last hole of its row.
+    pub const NOT_LAST_HOLE: PlaceTest = PlaceTest::of(true, true, false);
+
+    const fn of(first: bool, middle: bool, last: bool) -> PlaceTest {
+        PlaceTest {
+            first,
+            middle,
+            last,
+        }
+    }
+
+    /// The places both tests allow.
+    pub fn and(self, other: PlaceTest) -> PlaceTest {
+        PlaceTest::of(
+            self.first && other.first,
+            self.middle && other.middle,
+            self.last && other.last,
+        )
+    }
+
+    /// Whether no hole is allowed.
+    pub fn is_empty(self) -> bool {
+        !(self.first || self.middle || self.last)
+    }
 }
 
 /// A condition on a hole: all of its parts must pass.
@@ -204,7 +237,7 @@ impl Condition {
     pub const ALWAYS: Condition = Condition {
         count: CountTest::ANY,
         side: SideTest::Any,
-        place: PlaceTest::Any,
+        place: PlaceTest::ANY,
         opposite: CountTest::ANY,
         opposite_equal: false,
         next: CountTest::ANY,
@@ -232,6 +265,8 @@ pub enum Base {
     Next,
     /// The hole after the next one (across an empty hole, in the Pallanguzhi family).
     AfterNext,
+    /// The hole after the next one and the hole across from it (Ali Guli Mane).
+    AfterNextAndOpposite,
     /// The hole across from the next one.
     OppositeOfNext,
     /// Every hole of the board that meets this condition.
@@ -311,6 +346,15 @@ pub enum GrandSlam {
     CapturesNothing,
     /// The move is illegal.
     Forbidden,
+    /// It captures, and the mover plays again (Ouri).
+    CapturesThenExtraTurn,
+    /// It captures, the game ends, and the seeds left go to the player captured from
+    /// (Grand Coastal Oh-Wah-Ree).
+    CapturesOpponentTakesRest,
+    /// It captures all but the opponent's first hole (in the direction of sowing).
+    AllButFirstHole,
+    /// It captures all but the opponent's last hole (in the direction of sowing).
+    AllButLastHole,
 }
 
 /// One capture rule.

@@ -89,14 +89,23 @@ pub enum RowTest {
     Opponent,
 }
 
+/// The end of a game by captured seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Majority {
+    /// Half the seeds is enough (Chonka), not more than half.
+    pub at_half: bool,
+    /// Who gets the board then.
+    pub award: Award,
+}
+
 /// All the end rules of a variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Ending {
     /// The last-seeds rule (R2), if any.
     pub last_seeds: Option<LastSeeds>,
-    /// The game ends when a player has captured more than half the seeds (or both exactly half);
-    /// the board goes to this party.
-    pub majority: Option<Award>,
+    /// The game ends when a player has captured more than half the seeds (or both exactly
+    /// half, or, as the rule says, one half).
+    pub majority: Option<Majority>,
     /// The game ends after a move that leaves a row empty (whose, as the test says); the
     /// board goes to this party.
     pub empty_row: Option<(RowTest, Award)>,

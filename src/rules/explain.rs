@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::{
     Award, Base, Capture, Carry, ChainWay, Condition, CountTest, Direction, DirectionRule, Effect,
-    Endless, FeedJudged, GrandSlam, HouseContents, HouseRule, HouseSown, LapStart, Large,
+    Endless, FeedDuty, FeedJudged, GrandSlam, HouseContents, HouseRule, HouseSown, LapStart, Large,
     LastSeedsCheck, MatchScoring, MoveFilter, NoMove, OriginSkip, PlaceTest, Recipient, Refill,
     Relay, Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Starter, Stores, Surplus, Territory,
     Trigger, Unfeedable,
@@ -148,11 +148,16 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         );
     }
     if s.min_seeds > 1 {
+        let unless = if s.min_seeds_waived {
+            ", unless the mover has no such hole"
+        } else {
+            ""
+        };
         say(
             "Sowing",
             "min seeds",
             format!(
-                "a hole is played only if it holds {} or more seeds",
+                "a hole is played only if it holds {} or more seeds{unless}",
                 s.min_seeds
             ),
         );
@@ -177,12 +182,29 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             format!("the game opens with the moves {}", moves.join(", ")),
         );
     }
-    if let Some((from, to)) = s.first_move {
-        say(
-            "Sowing",
-            "first move",
-            format!("each player's first move starts from one of their holes {from} to {to}, counted from their left"),
-        );
+    if let Some(first) = s.first_move {
+        let whose = if first.game_only {
+            "the game's first move"
+        } else {
+            "each player's first move"
+        };
+        let places: Vec<u32> = (1..=32)
+            .filter(|p| first.places >> (p - 1) & 1 == 1)
+            .collect();
+        let (low, high) = (places[0], places[places.len() - 1]);
+        let holes = if places.len() > 2 && high - low + 1 == places.len() as u32 {
+            format!("holes {low} to {high}")
+        } else if places.len() == 1 {
+            format!("hole {low}")
+        } else {
+            format!("holes {}", one_of(&places))
+        };
+        let mut text =
+            format!("{whose} starts from one of the mover's {holes}, counted from their left");
+        if first.last_seed_across {
+            text.push_str("; on it, a first lap about to end in the mover's own row ends in the first hole of the opponent's row instead");
+        }
+        say("Sowing", "first move", text);
     }
     if s.opponent_after_round {
         say(
@@ -203,6 +225,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         say("Sowing", "first lap", match filter {
             MoveFilter::NotIntoOccupiedOwn => "a move is legal only if its first lap does not end in an occupied hole of the mover's own".into(),
             MoveFilter::ReachesOpponentOrEmptyOwn => "a move is legal only if its first lap reaches the opponent's holes or ends in an empty hole of the mover's own".into(),
+            MoveFilter::SingleIntoEmpty => "a hole of a single seed is played only if the hole after it is empty".into(),
         });
     }
     say(
@@ -255,10 +278,14 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             FeedJudged::AfterMove => "the opponent's row holds a seed after the whole move",
             FeedJudged::FirstLap => "the first lap sows a seed into the opponent's row",
         };
+        let when = match f.duty {
+            FeedDuty::RowEmpty => "when the opponent's row is empty, only",
+            FeedDuty::Always => "only",
+        };
         say(
             "Feeding",
             "duty",
-            format!("when the opponent's row is empty, only moves after which {judged} are legal"),
+            format!("{when} moves after which {judged} are legal"),
         );
         say(
             "Feeding",
@@ -289,8 +316,20 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             ),
         );
     }
-    if let Some(a) = e.majority {
-        say("End", "majority", format!("when a player has captured more than half the seeds (or both half), the game ends; the board goes {}", award(a)));
+    if let Some(m) = e.majority {
+        let enough = if m.at_half {
+            "half the seeds or more"
+        } else {
+            "more than half the seeds (or both half)"
+        };
+        say(
+            "End",
+            "majority",
+            format!(
+                "when a player has captured {enough}, the game ends; the board goes {}",
+                award(m.award)
+            ),
+        );
     }
     if let Some((which, a)) = e.empty_row {
         let row = match which {
@@ -324,9 +363,10 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             ),
         );
     }
-    say("End", "no move", match e.no_move {
-        NoMove::Pass => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
-        NoMove::EndGame(a) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
+    say("End", "no move", match (e.scoring, e.no_move) {
+        (Scoring::StuckLoses, _) => "a player with no legal move on their turn loses the game".into(),
+        (_, NoMove::Pass) => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
+        (_, NoMove::EndGame(a)) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
     });
     say(
         "End",
@@ -349,18 +389,25 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     if e.unfinished_is_draw {
         say("End", "unfinished", "a stopped game is a draw".into());
     }
-    say(
-        "End",
-        "endless moves",
-        format!(
-            "a move whose sowing would never end {}",
-            match e.endless {
-                Endless::Illegal => "is illegal",
-                Endless::EndsGame => "ends the game when chosen",
-                Endless::StopAtCap => "stops at the drop cap",
-            }
-        ),
-    );
+    // Single laps always end: the rule is only worth stating when sowing can go on.
+    let laps_go_on = s.relay != Relay::Never
+        || p.captures
+            .iter()
+            .any(|c| matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn));
+    if laps_go_on {
+        say(
+            "End",
+            "endless moves",
+            format!(
+                "a move whose sowing would never end {}",
+                match e.endless {
+                    Endless::Illegal => "is illegal",
+                    Endless::EndsGame => "ends the game when chosen",
+                    Endless::StopAtCap => "stops at the drop cap",
+                }
+            ),
+        );
+    }
     say(
         "End",
         "winner",
@@ -461,10 +508,10 @@ fn refill(r: &Refill) -> String {
         Surplus::Reserve => "seeds that cannot be placed stay in their owner's reserve",
         Surplus::OpponentHoles => "seeds beyond their own holes fill the opponent's unfilled holes, which change owner; the rest stay in reserve",
     };
-    let leftover = if r.leftover_hole {
-        "; the two players' remainders go together into one more hole, owned by the one whose remainder is larger"
-    } else {
-        ""
+    let leftover = match (r.leftover_hole, r.leftover_tie_to_poorer) {
+        (false, _) => "",
+        (true, false) => "; the two players' remainders go together into one more hole, owned by the one whose remainder is larger",
+        (true, true) => "; the two players' remainders go together into one more hole, owned by the one whose remainder is larger, or on a tie by the poorer player",
     };
     format!(
         "after a round, each player puts {} seeds into each hole of {holes}, {from}, while what they hold lasts{mirrored}; holes left unfilled are {unfilled}; {surplus}{leftover}",
@@ -488,6 +535,9 @@ fn capture(c: &Capture) -> String {
         Base::HoleAndOpposite => "the hole and the hole opposite".to_string(),
         Base::Next => "the hole after it".to_string(),
         Base::AfterNext => "the hole after the next one".to_string(),
+        Base::AfterNextAndOpposite => {
+            "the hole after the next one and the hole opposite it".to_string()
+        }
         Base::OppositeOfNext => "the hole opposite the next one".to_string(),
         Base::Every(ref e) => format!("every hole of the board where {}", condition(e)),
     };
@@ -548,12 +598,24 @@ fn capture(c: &Capture) -> String {
         GrandSlam::Forbidden => {
             "\n    a move whose capture would take all the opponent's seeds is illegal"
         }
+        GrandSlam::CapturesThenExtraTurn => {
+            "\n    a capture that takes all the opponent's seeds gives the mover another turn"
+        }
+        GrandSlam::CapturesOpponentTakesRest => {
+            "\n    a capture that takes all the opponent's seeds ends the game, and the seeds left go to the opponent"
+        }
+        GrandSlam::AllButFirstHole => {
+            "\n    a capture that would take all the opponent's seeds leaves the first hole of their row (in the direction of sowing)"
+        }
+        GrandSlam::AllButLastHole => {
+            "\n    a capture that would take all the opponent's seeds leaves the last hole of their row (in the direction of sowing)"
+        }
     };
     format!(
-        "\"{}\": {}{from}, if {}: {to} takes {what}; {then}{slam}",
+        "\"{}\": {}{from}{}: {to} takes {what}; {then}{slam}",
         c.name,
         when(c.trigger),
-        condition(&c.condition)
+        if_clause(&c.condition)
     )
 }
 
@@ -587,19 +649,22 @@ fn house(h: &HouseRule) -> String {
     } else {
         "sowing goes on"
     };
-    let raid = match h.raid {
-        None => String::new(),
-        Some(r) => format!(
-            "; a lap ending in the other player's house takes its last seed and at most {} more from it, then {}",
-            r.more,
+    let raid =
+        match h.raid {
+            None => String::new(),
+            Some(r) => {
+                format!(
+            "; a lap ending in the other player's house takes its last seed{} from it, then {}",
+            if r.more == 0 { String::new() } else { format!(" and at most {} more", r.more) },
             if r.extra_turn { "the mover plays again" } else { "the move ends" }
-        ),
-    };
+        )
+            }
+        };
     format!(
-        "\"{}\": {}, if {}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from{raid}",
+        "\"{}\": {}{}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from{raid}",
         h.name,
         when(h.trigger),
-        condition(&h.condition)
+        if_clause(&h.condition)
     )
 }
 
@@ -622,6 +687,15 @@ fn ordinal(n: u16) -> String {
     format!("{n}{suffix}")
 }
 
+/// `, if <condition>`, or nothing for a condition every hole meets.
+fn if_clause(c: &Condition) -> String {
+    if *c == Condition::ALWAYS {
+        String::new()
+    } else {
+        format!(", if {}", condition(c))
+    }
+}
+
 fn condition(c: &Condition) -> String {
     let mut parts = Vec::new();
     if c.count != CountTest::ANY {
@@ -632,17 +706,20 @@ fn condition(c: &Condition) -> String {
         SideTest::Own => parts.push("it is on the mover's side".into()),
         SideTest::Opponent => parts.push("it is on the opponent's side".into()),
     }
-    match c.place {
-        PlaceTest::Any => {}
-        PlaceTest::EndHole => parts.push("it is an end hole of its row".into()),
-        PlaceTest::NotLastHole => parts.push("it is not the last hole of its row".into()),
-        PlaceTest::FirstHole => {
-            parts.push("it is the first hole of its row in the direction of sowing".into())
+    let place = match c.place {
+        PlaceTest::ANY => None,
+        PlaceTest::END_HOLE => Some("it is an end hole of its row"),
+        PlaceTest::NOT_LAST_HOLE => {
+            Some("it is not the last hole of its row in the direction of sowing")
         }
-        PlaceTest::NotFirstHole => {
-            parts.push("it is not the first hole of its row in the direction of sowing".into())
+        PlaceTest::FIRST_HOLE => Some("it is the first hole of its row in the direction of sowing"),
+        PlaceTest::LAST_HOLE => Some("it is the last hole of its row in the direction of sowing"),
+        PlaceTest::NOT_FIRST_HOLE => {
+            Some("it is not the first hole of its row in the direction of sowing")
         }
-    }
+        _ => Some("it is neither the first nor the last hole of its row"),
+    };
+    parts.extend(place.map(String::from));
     if c.opposite == CountTest::exactly(&[0]) {
         parts.push("the hole opposite is empty".into());
     } else if c.opposite == CountTest::at_least(1) {
@@ -667,6 +744,16 @@ fn condition(c: &Condition) -> String {
     }
 }
 
+/// `1`, `1 or 7`, `1, 3 or 5`.
+fn one_of(numbers: &[u32]) -> String {
+    let words: Vec<String> = numbers.iter().map(u32::to_string).collect();
+    match words.len() {
+        0 => String::new(),
+        1 => words[0].clone(),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
+}
+
 fn count(t: CountTest) -> String {
     if t == CountTest::parity(true) {
         return "its count is even".into();
@@ -675,16 +762,8 @@ fn count(t: CountTest) -> String {
         return "its count is odd".into();
     }
     let exact: Vec<u32> = (0..64).filter(|&c| t.mask >> c & 1 == 1).collect();
-    let list = |counts: &[u32]| {
-        let words: Vec<String> = counts.iter().map(u32::to_string).collect();
-        match words.len() {
-            0 => String::new(),
-            1 => words[0].clone(),
-            n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
-        }
-    };
     match t.large {
-        Large::None => format!("its count is {}", list(&exact)),
+        Large::None => format!("its count is {}", one_of(&exact)),
         Large::All => {
             // A run of exact counts up to 63 that continues beyond: "at least".
             let low = exact.first().copied().unwrap_or(u32::from(t.from));
@@ -692,12 +771,26 @@ fn count(t: CountTest) -> String {
             if run && exact.last().is_none_or(|&c| c == 63) {
                 format!("its count is at least {low}")
             } else {
-                format!("its count is {} or at least {}", list(&exact), t.from)
+                format!("its count is {} or at least {}", one_of(&exact), t.from)
+            }
+        }
+        Large::Even | Large::Odd
+            if exact.windows(2).all(|w| w[1] == w[0] + 2)
+                && exact.last().is_some_and(|&c| c >= 62) =>
+        {
+            let parity = if t.large == Large::Even {
+                "even"
+            } else {
+                "odd"
+            };
+            match exact.first() {
+                Some(low) => format!("its count is {parity} and at least {low}"),
+                None => format!("its count is {parity} and at least {}", t.from),
             }
         }
         Large::Even | Large::Odd => format!(
             "its count is {} or an {} count from {}",
-            list(&exact),
+            one_of(&exact),
             if t.large == Large::Even {
                 "even"
             } else {

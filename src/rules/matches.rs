@@ -57,8 +57,10 @@ pub struct Refill {
     /// The richer player fills only the holes at the places the poorer could fill (Adi).
     pub mirrored: bool,
     /// The two players' remainders go together into one more hole, owned by the one whose
-    /// remainder is larger (none on a tie).
+    /// remainder is larger (none on a tie, unless the next field says so).
     pub leftover_hole: bool,
+    /// Equal remainders go into the poorer player's hole (Gabata of Ghinda).
+    pub leftover_tie_to_poorer: bool,
 }
 
 /// How the board of the next round is made.

@@ -17,14 +17,16 @@ pub use capture::{
     Base, Capture, Chain, ChainWay, Condition, CountTest, Effect, GrandSlam, Large, PlaceTest,
     Recipient, SideTest, Target, Trigger,
 };
-pub use ending::{Award, Ending, Endless, LastSeeds, LastSeedsCheck, NoMove, RowTest, Scoring};
+pub use ending::{
+    Award, Ending, Endless, LastSeeds, LastSeedsCheck, Majority, NoMove, RowTest, Scoring,
+};
 pub use house::{HouseContents, HouseRule, HouseSown, Raid};
 pub use matches::{
     Carry, MatchRules, MatchScoring, Refill, RoundRule, Starter, Surplus, Territory,
 };
 pub use sowing::{
-    Direction, DirectionRule, FeedJudged, Feeding, LapStart, MoveFilter, OriginSkip, Relay, Ring,
-    SkipHoles, SkipLaps, Sowing, Unfeedable,
+    Direction, DirectionRule, FeedDuty, FeedJudged, Feeding, FirstMove, LapStart, MoveFilter,
+    OriginSkip, Relay, Ring, SkipHoles, SkipLaps, Sowing, Unfeedable,
 };
 
 use serde::Serialize;
@@ -127,13 +129,14 @@ impl Dispatch {
                 .is_some_and(|f| f.judged == FeedJudged::FirstLap);
         lap_end.sort_unstable();
         let plain_condition = |c: &Condition| {
-            c.place == PlaceTest::Any && c.next == CountTest::ANY && !c.opposite_equal
+            c.place == PlaceTest::ANY && c.next == CountTest::ANY && !c.opposite_equal
         };
         let plain = !houses
             && sowing.skip_holes.is_none()
             && !sowing.lock_played
             && !sowing.opponent_after_round
             && sowing.move_filter.is_none()
+            && !sowing.first_move.is_some_and(|f| f.last_seed_across)
             && match &sowing.relay {
                 Relay::Never => true,
                 Relay::Landing(c) => plain_condition(c),

@@ -128,6 +128,20 @@ pub enum MoveFilter {
     /// The first lap reaches the opponent's holes, or ends in an empty hole of the mover's own
     /// (Dabuda, Intotoi).
     ReachesOpponentOrEmptyOwn,
+    /// A single seed may be sown only into an empty hole (Kay).
+    SingleIntoEmpty,
+}
+
+/// Where the first moves of a game may start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct FirstMove {
+    /// Bit `p - 1` set: the hole at place `p` of the mover's row, counted from their left.
+    pub places: u32,
+    /// Only the game's first move is bound, not each player's.
+    pub game_only: bool,
+    /// On that move, a first lap about to end in the mover's own row ends in the opponent's
+    /// first hole instead (Tapata).
+    pub last_seed_across: bool,
 }
 
 /// How seeds are sown.
@@ -147,13 +161,14 @@ pub struct Sowing {
     pub drop_cap: u32,
     /// A hole must hold at least this many seeds to be played.
     pub min_seeds: u16,
+    /// ... unless the mover has no such hole (Ouri's singletons).
+    pub min_seeds_waived: bool,
     /// Holes passed over by sowing, if any.
     pub skip_holes: Option<SkipHoles>,
     /// Which holes a lap runs through.
     pub ring: Ring,
-    /// Each player's first move must start from one of their holes at these places in the row
-    /// (1 is the leftmost as the player sees it), both included.
-    pub first_move: Option<(u8, u8)>,
+    /// Where the first moves must start.
+    pub first_move: Option<FirstMove>,
     /// Moves prescribed at the start of the game, hole by hole.
     pub opening: Vec<u8>,
     /// A move is legal only if its first lap ends this way.
@@ -184,9 +199,20 @@ pub enum Unfeedable {
     AnyMove,
 }
 
+/// When the duty to feed binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FeedDuty {
+    /// When the opponent's row is empty at the start of the turn (Oware).
+    RowEmpty,
+    /// On every move: no move may leave the opponent's row empty (J'odu).
+    Always,
+}
+
 /// The duty to feed an opponent whose row is empty at the start of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Feeding {
+    /// When the duty binds.
+    pub duty: FeedDuty,
     /// How a move is judged to feed.
     pub judged: FeedJudged,
     /// When no move can.

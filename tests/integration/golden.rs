@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sowlab::engine::{Game, Match, MatchSetup, Position};
+use sowlab::engine::{parse_move, Game, Match, MatchSetup, Position};
 use sowlab::report::trace::{JsonRoundEnd, JsonState};
 use sowlab::rules::{Rules, Side};
 
@@ -64,6 +64,13 @@ fn numbers<T: std::str::FromStr>(text: &str, line: usize) -> Result<Vec<T>, Stri
             w.parse()
                 .map_err(|_| format!("line {line}: `{w}` is not a number"))
         })
+        .collect()
+}
+
+/// Moves as `trace --moves` takes them: `3`, or `3cw` / `3ccw` where the mover chooses.
+fn moves(text: &str, line: usize) -> Result<Vec<usize>, String> {
+    text.split_whitespace()
+        .map(|w| parse_move(w).ok_or(format!("line {line}: `{w}` is not a move")))
         .collect()
 }
 
@@ -134,7 +141,7 @@ fn parse(text: &str) -> Result<Case, String> {
                 expect: serde_json::from_str(rest).map_err(|e| format!("line {line}: {e}"))?,
             }),
             "play" => case.steps.push(Step::Play {
-                hole: numbers(rest, line)?[0],
+                hole: moves(rest, line)?[0],
                 line,
                 expect: None,
             }),
@@ -148,7 +155,7 @@ fn parse(text: &str) -> Result<Case, String> {
             },
             "legal" => case.steps.push(Step::Legal {
                 line,
-                holes: numbers(rest, line)?,
+                holes: moves(rest, line)?,
             }),
             "refuse" => {
                 let (hole, reason) = rest
@@ -156,7 +163,7 @@ fn parse(text: &str) -> Result<Case, String> {
                     .ok_or(format!("line {line}: `refuse HOLE REASON`"))?;
                 case.steps.push(Step::Refuse {
                     line,
-                    hole: numbers(hole, line)?[0],
+                    hole: moves(hole, line)?[0],
                     reason: reason.trim().to_string(),
                 });
             }
