@@ -17,13 +17,17 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 `check` found errors in a rule file; 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`), or files to format (`fmt --check`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate variant files; print every diagnostic.
     Check(CheckArgs),
+    /// Rewrite variant files in the language's one layout, comments kept.
+    Fmt(FmtArgs),
+    /// List variant files: name, board, region and source.
+    List(ListArgs),
     /// Play moves and print a step-by-step account, or one JSON state per move.
     Trace(TraceArgs),
     /// Print a variant's compiled rules in words, with the readings they rest on.
@@ -41,12 +45,31 @@ pub enum Command {
 /// `sowlab check FILE...`
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Variant files (`.sow`).
+    /// Variant files (`.sow`), or folders to check every `.sow` file under.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+}
+
+/// `sowlab fmt [--check] FILE...`
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Variant files (`.sow`), or folders to format every `.sow` file under.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Change nothing: list the files whose layout differs, and exit 1 if there are any.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// `sowlab list [FOLDER...]`
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Folders (every `.sow` file under them) or files; `variants` if none.
+    #[arg(default_value = "variants")]
+    pub paths: Vec<PathBuf>,
 }
 
 /// `sowlab trace FILE --moves 3,7,1` or `--random N --seed S`

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::engine::PlayError;
 use crate::lang::{CompileErrors, ReadError};
+use crate::outdir::disk::FileError;
 use crate::outdir::OutDirError;
 use crate::report::error::ReportError;
 use crate::rules::Side;
@@ -90,6 +91,9 @@ pub enum Error {
     /// A report that cannot be written.
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// A file that cannot be written (`fmt`).
+    #[error(transparent)]
+    File(#[from] FileError),
     /// Standard output cannot be written.
     #[error("cannot write the output: {0}")]
     Stdout(io::Error),

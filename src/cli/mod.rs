@@ -1,6 +1,6 @@
 //! The command-line tool: parses arguments, calls the library, prints, and maps every outcome
-//! to an exit code in one place, [`run_with`]: 0 success, 1 `check` found errors, 2 a usage,
-//! input or output error, 130 interrupted.
+//! to an exit code in one place, [`run_with`]: 0 success, 1 errors in a rule file (or files
+//! `fmt --check` would change), 2 a usage, input or output error, 130 interrupted.
 
 mod args;
 mod closing;
@@ -104,6 +104,8 @@ pub fn run_with(args: impl IntoIterator<Item = OsString>, console: &mut Console<
 fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Error> {
     match command {
         Command::Check(a) => cmd::check::run(a, console),
+        Command::Fmt(a) => cmd::fmt::run(a, console),
+        Command::List(a) => cmd::list::run(a, console),
         Command::Trace(a) => cmd::trace::run(a, console),
         Command::Explain(a) => cmd::explain::run(a, console),
         Command::Simulate(a) => cmd::simulate::run(a, console),

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 pub use diagnostic::{CompileError, CompileErrorKind, CompileErrors};
 pub use lower::ABOUT_KEYS;
-pub use read::{ReadError, ReadFailure, MAX_FILE_BYTES};
+pub use read::{variant_files, ReadError, ReadFailure, MAX_FILE_BYTES};
 
 use crate::rules::{Award, Rules, Side, MAX_HOLES_PER_ROW};
 use crate::source::{SourceFile, Span};
@@ -102,8 +102,15 @@ pub fn compile_text(name: &str, text: &str, dir: &Path) -> Result<Rules, Compile
 /// # Errors
 /// The syntax errors that stop the file being parsed; its rules are not checked.
 pub fn format_source(file: &SourceFile) -> Result<String, CompileErrors> {
-    format::format(&file.text)
-        .map_err(|e| CompileErrors(vec![syntax_error(file.clone(), &file.text, &e)]))
+    format::format(&file.text).map_err(|e| {
+        // Every syntax error, as `check` reports them.
+        let errors = parse(file).err().unwrap_or_default();
+        if errors.is_empty() {
+            CompileErrors(vec![syntax_error(file.clone(), &file.text, &e)])
+        } else {
+            CompileErrors(errors)
+        }
+    })
 }
 
 /// One compilation's files: each is read and parsed once, however many paths of `extends`

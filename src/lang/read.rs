@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The largest rule file read, in bytes. The longest shipped variant is under 3 kB.
 pub const MAX_FILE_BYTES: u64 = 1_000_000;
@@ -62,4 +62,49 @@ fn read_text(path: &Path) -> Result<String, ReadFailure> {
         return Err(ReadFailure::TooLarge);
     }
     String::from_utf8(bytes).map_err(|_| ReadFailure::NotUtf8)
+}
+
+/// How deep [`variant_files`] looks into folders.
+const MAX_FOLDER_DEPTH: usize = 16;
+
+/// The variant files `paths` name: a file as given, a folder as every `.sow` file under it
+/// (sorted, to a depth of 16, symbolic links to folders not followed).
+///
+/// # Errors
+/// A path that does not exist, or a folder that cannot be listed.
+pub fn variant_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
+    let mut files = Vec::new();
+    for path in paths {
+        let failed = |e: io::Error| ReadError {
+            path: path.display().to_string(),
+            reason: ReadFailure::Io(e),
+        };
+        if std::fs::metadata(path).map_err(failed)?.is_dir() {
+            let mut found = Vec::new();
+            collect(path, 0, &mut found)?;
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn collect(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), ReadError> {
+    let failed = |e: io::Error| ReadError {
+        path: dir.display().to_string(),
+        reason: ReadFailure::Io(e),
+    };
+    for entry in std::fs::read_dir(dir).map_err(failed)? {
+        let entry = entry.map_err(failed)?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(failed)?;
+        if kind.is_dir() && depth < MAX_FOLDER_DEPTH {
+            collect(&path, depth + 1, found)?;
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "sow") {
+            found.push(path);
+        }
+    }
+    Ok(())
 }

@@ -5,17 +5,38 @@ use predicates::prelude::*;
 use super::util::sowlab;
 
 #[test]
-fn check_accepts_every_shipped_variant() {
-    let files: Vec<String> = std::fs::read_dir(super::util::path("variants"))
-        .unwrap()
-        .map(|e| format!("variants/{}", e.unwrap().file_name().to_string_lossy()))
-        .collect();
+fn check_accepts_every_shipped_variant_given_their_folder() {
     sowlab()
-        .arg("check")
-        .args(&files)
+        .args(["check", "variants"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("ok  variants/hoyito-i.sow"));
+        .stdout(
+            predicate::str::contains("ok  variants/hoyito-i.sow")
+                .and(predicate::str::contains("ok  variants/catalogue/awale.sow")),
+        );
+}
+
+#[test]
+fn list_prints_name_board_region_and_source_of_each_variant() {
+    let out = sowlab().args(["list", "variants"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(header, ["file", "name", "board", "region", "source"]);
+    let toguz = text
+        .lines()
+        .find(|l| l.starts_with("variants/catalogue/toguz-kumalak.sow"))
+        .expect("a row per file");
+    assert!(
+        toguz.contains("Toguz Kumalak") && toguz.contains("2×9, 162 seeds"),
+        "{toguz}"
+    );
+    assert_eq!(
+        text.lines().count() - 1,
+        sowlab::lang::variant_files(&[super::util::path("variants")])
+            .unwrap()
+            .len()
+    );
 }
 
 #[test]

@@ -10,7 +10,8 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let settings = settings(&args.set);
     let mut failed = 0;
     let mut unreadable = 0;
-    for path in &args.files {
+    let files = lang::variant_files(&args.files)?;
+    for path in &files {
         let file = match lang::read_variant(path) {
             Ok(file) => file,
             Err(e) => {
@@ -50,7 +51,7 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         let _ = writeln!(
             console.err,
             "{failed} of {} file(s) have errors",
-            args.files.len()
+            files.len()
         );
     }
     Ok(if unreadable > 0 {

@@ -3,5 +3,7 @@
 pub mod check;
 pub mod compare;
 pub mod explain;
+pub mod fmt;
+pub mod list;
 pub mod simulate;
 pub mod trace;

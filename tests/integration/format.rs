@@ -1,0 +1,127 @@
+//! `sowlab fmt`: one layout, every comment kept, idempotent, the rules unchanged.
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+use sowlab::lang;
+use sowlab::source::SourceFile;
+
+use super::util::{path, sowlab};
+
+/// Every rule file of the repository that parses: the shipped variants and the bad files
+/// whose errors are not syntax errors.
+fn rule_files() -> Vec<PathBuf> {
+    let roots = [path("variants"), path("tests/bad")];
+    lang::variant_files(&roots).expect("the folders exist")
+}
+
+fn formatted(file: &Path) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let source = SourceFile::new(file.display().to_string(), text.clone());
+    lang::format_source(&source).ok().map(|f| (text, f))
+}
+
+fn comments(text: &str) -> Vec<&str> {
+    // Good enough for these files: no `#` inside their texts but in comments.
+    text.lines()
+        .filter_map(|l| l.find('#').map(|i| l[i..].trim_end()))
+        .collect()
+}
+
+#[test]
+fn every_shipped_variant_is_formatted() {
+    let files = lang::variant_files(&[path("variants")]).unwrap();
+    assert!(files.len() >= 8);
+    for file in files {
+        let (text, formatted) = formatted(&file).expect("shipped variants parse");
+        assert_eq!(
+            text,
+            formatted,
+            "{} is not formatted: run `sowlab fmt variants`",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn formatting_keeps_every_comment_and_the_rules_and_is_idempotent() {
+    let mut checked = 0;
+    for file in rule_files() {
+        let Some((text, once)) = formatted(&file) else {
+            continue;
+        };
+        checked += 1;
+        let twice = lang::format_source(&SourceFile::new("again", once.clone())).unwrap();
+        assert_eq!(
+            once,
+            twice,
+            "{}: formatting twice changes it",
+            file.display()
+        );
+        assert_eq!(
+            comments(&text),
+            comments(&once),
+            "{}: comments",
+            file.display()
+        );
+        let dir = file.parent().unwrap();
+        let before = lang::compile_text("a.sow", &text, dir);
+        let after = lang::compile_text("a.sow", &once, dir);
+        match (before, after) {
+            (Ok(a), Ok(b)) => assert_eq!(a.hash(), b.hash(), "{}: rules changed", file.display()),
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: formatting changed whether it compiles", file.display()),
+        }
+    }
+    assert!(checked > 60, "only {checked} files parsed");
+}
+
+#[test]
+fn fmt_check_lists_unformatted_files_and_exits_1_fmt_rewrites_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let messy = dir.path().join("messy.sow");
+    let tidy = dir.path().join("tidy.sow");
+    std::fs::write(
+        &messy,
+        "game \"M\"{source:\"s\" region:\"r\"}  # why\nboard{holes:6}\n",
+    )
+    .unwrap();
+    std::fs::write(&tidy, "game \"T\" {\n  source: \"s\"\n}\n").unwrap();
+    sowlab()
+        .args(["fmt", "--check"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("messy.sow").and(predicate::str::contains("tidy").not()))
+        .stderr(predicate::str::contains("1 of 2 file(s) are not formatted"));
+    assert!(std::fs::read_to_string(&messy)
+        .unwrap()
+        .starts_with("game \"M\"{"));
+    sowlab().arg("fmt").arg(&messy).assert().success();
+    assert_eq!(
+        std::fs::read_to_string(&messy).unwrap(),
+        "game \"M\" {\n  source: \"s\"\n  region: \"r\"\n}  # why\n\nboard {\n  holes: 6\n}\n"
+    );
+    sowlab()
+        .args(["fmt", "--check"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    // Nothing is left beside the files.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn fmt_leaves_a_file_with_syntax_errors_untouched_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.sow");
+    let text = "game \"B\" { source: \"s\" }\nboard { holes 6 }\n";
+    std::fs::write(&broken, text).unwrap();
+    sowlab()
+        .arg("fmt")
+        .arg(&broken)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("broken.sow:2:15"));
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
+}
