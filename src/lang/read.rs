@@ -71,15 +71,12 @@ const MAX_FOLDER_DEPTH: usize = 16;
 /// (sorted, to a depth of 16, symbolic links to folders not followed).
 ///
 /// # Errors
-/// A path that does not exist, or a folder that cannot be listed.
+/// A folder that cannot be listed.
 pub fn variant_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
     let mut files = Vec::new();
     for path in paths {
-        let failed = |e: io::Error| ReadError {
-            path: path.display().to_string(),
-            reason: ReadFailure::Io(e),
-        };
-        if std::fs::metadata(path).map_err(failed)?.is_dir() {
+        // Anything but a folder is left for the reading to judge, and report.
+        if path.is_dir() {
             let mut found = Vec::new();
             collect(path, 0, &mut found)?;
             found.sort();
