@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use super::values::{threads, Axis, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES};
+use super::values::{move_value, threads, Axis, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES};
 use crate::sim::runner::Shard;
 
 /// Rule language, engine and self-play laboratory for recorded mancala variants.
@@ -78,8 +78,9 @@ pub struct ListArgs {
 pub struct TraceArgs {
     /// Variant file.
     pub file: PathBuf,
-    /// Holes to play, comma-separated, numbered 0..2N-1 counterclockwise from South's leftmost.
-    #[arg(long, value_delimiter = ',')]
+    /// Holes to play, comma-separated, numbered 0..2N-1 counterclockwise from South's leftmost;
+    /// `3cw` or `3ccw` where the mover chooses the direction.
+    #[arg(long, value_delimiter = ',', value_parser = move_value)]
     pub moves: Option<Vec<usize>>,
     /// Play this many uniformly random legal moves, 0 to 10000000 (fewer if the game ends).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_MOVES)))]

@@ -45,7 +45,7 @@ pub enum Error {
     #[error("give at least one range to sweep, e.g. --set holes=6..12")]
     NothingToSweep,
     /// `trace`: a hole that cannot be played.
-    #[error("move {turn}: {error}; {side} can play {}", list(legal))]
+    #[error("move {turn}: {error}; {side} can play {}", legal.join(", "))]
     IllegalMove {
         /// The move number.
         turn: u32,
@@ -53,8 +53,8 @@ pub enum Error {
         error: PlayError,
         /// Who was to move.
         side: Side,
-        /// The holes they could play.
-        legal: Vec<usize>,
+        /// The moves they could play, named as `--moves` takes them.
+        legal: Vec<String>,
     },
     /// `trace`: a move after the end of the game.
     #[error("move {turn}: the game is already over")]
@@ -121,9 +121,4 @@ fn first(errors: &CompileErrors) -> String {
         1 => first.to_string(),
         n => format!("{first} (and {} more; run `sowlab check` for all)", n - 1),
     }
-}
-
-fn list(holes: &[usize]) -> String {
-    let holes: Vec<String> = holes.iter().map(ToString::to_string).collect();
-    holes.join(", ")
 }

@@ -42,6 +42,13 @@ impl fmt::Display for Pairing {
     }
 }
 
+/// A move of `trace --moves`: a hole, `3`, or where the mover chooses the direction, `3cw` or
+/// `3ccw` (counterclockwise if not said).
+pub fn move_value(s: &str) -> Result<usize, String> {
+    crate::engine::parse_move(s)
+        .ok_or_else(|| format!("`{s}` is not a move: a hole number, with `cw` or `ccw` where the mover chooses the direction"))
+}
+
 /// `KEY=VALUE` of `--set`; the value is checked when the variant is compiled, where a bad
 /// one can be shown in place.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::super::args::TraceArgs;
 use super::super::{load_rules, Console, Error, Outcome};
-use crate::engine::{Event, Game};
+use crate::engine::{move_name, Event, Game};
 use crate::report::trace::{describe_move, picture, JsonState};
 
 /// Plays the moves asked for; an illegal move stops the trace with the holes that were legal.
@@ -58,7 +58,11 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                     turn,
                     error,
                     side: player,
-                    legal: game.legal_moves(),
+                    legal: game
+                        .legal_moves()
+                        .into_iter()
+                        .map(|m| move_name(&rules, m))
+                        .collect(),
                 })
             }
         };
