@@ -88,9 +88,14 @@ pub struct TraceArgs {
     /// Seed for `--random`, 0 to 18446744073709551615.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// One JSON object per move on stdout instead of the readable account.
+    /// One JSON object per move on stdout instead of the readable account (and, with
+    /// `--match`, one `{"round_end": ...}` object after each round).
     #[arg(long)]
     pub json: bool,
+    /// Play a match of rounds, as the variant's `match` rules link them; the moves run on
+    /// from round to round.
+    #[arg(long = "match")]
+    pub r#match: bool,
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,

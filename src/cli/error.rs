@@ -4,7 +4,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::engine::PlayError;
+use crate::engine::{NoMatchRules, PlayError};
 use crate::lang::{CompileErrors, ReadError};
 use crate::outdir::disk::FileError;
 use crate::outdir::OutDirError;
@@ -56,6 +56,9 @@ pub enum Error {
         /// The moves they could play, named as `--moves` takes them.
         legal: Vec<String>,
     },
+    /// `--match` on a variant without match rules.
+    #[error("`{}` has no match rules (no `match` block), so --match cannot play it", .0.display())]
+    NoMatch(PathBuf, NoMatchRules),
     /// `trace`: a move after the end of the game.
     #[error("move {turn}: the game is already over")]
     GameOver {

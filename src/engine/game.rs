@@ -473,7 +473,7 @@ impl<'r> Game<'r> {
         let ctx = self.context(mv).expect("checked above");
         match sow(self.rules, &mut after, hole, ctx, &mut ()) {
             Err(reason) => reason,
-            Ok(sown) if !self.passes_filter(&after, &sown) => Refusal::MoveFilter,
+            Ok(sown) if !self.passes_filter(hole, &after, &sown) => Refusal::MoveFilter,
             Ok(_) => Refusal::DoesNotFeed,
         }
     }
@@ -553,8 +553,8 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Whether a sown move passes the rules' test on where its first lap ends.
-    fn passes_filter(&self, after: &Position, sown: &Sown) -> bool {
+    /// Whether a move from `hole`, sown, passes the rules' test on its first lap.
+    fn passes_filter(&self, hole: usize, after: &Position, sown: &Sown) -> bool {
         let Some(filter) = self.rules.program.sowing.move_filter else {
             return true;
         };
@@ -567,7 +567,9 @@ impl<'r> Game<'r> {
             MoveFilter::ReachesOpponentOrEmptyOwn => {
                 sown.fed_first_lap || (own(landing) && count == 1)
             }
-            MoveFilter::SingleIntoEmpty => sown.drops > 1 || count == 1,
+            // What the first lap lifted, not what the whole move dropped: a single seed that
+            // relays is still a single seed sown into an occupied hole.
+            MoveFilter::SingleIntoEmpty => self.position.seeds[hole] > 1 || count == 1,
         }
     }
 
@@ -639,7 +641,7 @@ impl<'r> Game<'r> {
         match sow(rules, after, mv % CLOCKWISE, ctx, &mut ()) {
             Ok(sown) => {
                 *kept = sown;
-                let filtered = self.passes_filter(&self.turn.results[mv].0, &sown);
+                let filtered = self.passes_filter(mv % CLOCKWISE, &self.turn.results[mv].0, &sown);
                 let turn = &mut *self.turn;
                 if !filtered {
                 } else if turn.must_feed && !feeds(rules, &turn.results[mv].0, &sown, side) {

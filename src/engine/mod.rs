@@ -19,5 +19,7 @@ pub use game::{
     move_name, parse_move, EndReason, Game, GameStats, MoveReport, Outcome, PlayError, CLOCKWISE,
 };
 pub use position::{Position, SetupError};
-pub use round::{Match, MatchEnd, MatchOutcome, MatchSetup, NextRound, NoMatchRules, RoundResult};
+pub use round::{
+    Match, MatchEnd, MatchOutcome, MatchSetup, NextRound, NoMatchRules, RoundResult, Table,
+};
 pub use sow::Refusal;

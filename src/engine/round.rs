@@ -505,3 +505,47 @@ impl Fill<'_> {
         (board, north, closed, reserve)
     }
 }
+
+/// A single game or a match, stepped through move by move: what `trace` and the golden
+/// cases play.
+pub enum Table<'r> {
+    /// One game.
+    Game(Game<'r>),
+    /// A match of rounds.
+    Match(Match<'r>),
+}
+
+impl<'r> Table<'r> {
+    /// The game being played: the current round's in a match.
+    pub fn game(&self) -> &Game<'r> {
+        match self {
+            Table::Game(game) => game,
+            Table::Match(m) => m.game(),
+        }
+    }
+
+    /// The game being played, to play moves in.
+    pub fn game_mut(&mut self) -> &mut Game<'r> {
+        match self {
+            Table::Game(game) => game,
+            Table::Match(m) => m.game_mut(),
+        }
+    }
+
+    /// Whether nothing is left to play: the game, or the whole match, is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            Table::Game(game) => game.is_over(),
+            Table::Match(m) => m.is_over(),
+        }
+    }
+
+    /// In a match whose round has just ended: scores it and starts the next, as
+    /// [`Match::next_round`] does. `None` while the round goes on, and for a single game.
+    pub fn round_over(&mut self) -> Option<(RoundResult, Option<NextRound>)> {
+        match self {
+            Table::Match(m) if m.game().is_over() && !m.is_over() => Some(m.next_round()),
+            _ => None,
+        }
+    }
+}

@@ -5,7 +5,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::engine::{move_name, Event, Game, Match, MoveReport, NextRound, RoundResult, CLOCKWISE};
+use crate::engine::{
+    move_name, Event, Game, Match, MoveReport, NextRound, RoundResult, Table, CLOCKWISE,
+};
 use crate::rules::{Rules, Side};
 
 /// The state after a move, as `trace --json` prints it (one object per line).
@@ -86,7 +88,19 @@ impl JsonState {
     }
 }
 
-/// The end of a round as `trace --match --json` prints it, and the golden cases expect it.
+impl JsonState {
+    /// The state after a move of a game or a match, as [`JsonState::after`] or
+    /// [`JsonState::in_match`] give it.
+    pub fn on(table: &Table<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
+        match table {
+            Table::Game(game) => JsonState::after(game, turn, player, mv),
+            Table::Match(m) => JsonState::in_match(m, turn, player, mv),
+        }
+    }
+}
+
+/// The end of a round as `trace --match --json` prints it (as `{"round_end": {...}}`), and
+/// the golden cases expect it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JsonRoundEnd {
     /// The round that ended.
@@ -129,6 +143,15 @@ pub struct JsonRefill {
 }
 
 impl JsonRoundEnd {
+    /// The line `trace --match --json` prints: `{"round_end": {...}}`, fields in order.
+    pub fn line(&self) -> String {
+        #[derive(Serialize)]
+        struct Line<'a> {
+            round_end: &'a JsonRoundEnd,
+        }
+        serde_json::to_string(&Line { round_end: self }).expect("a round end serialises")
+    }
+
     /// The end of a round of `m`, as [`Match::next_round`] reported it.
     pub fn new(m: &Match<'_>, result: &RoundResult, refill: Option<&NextRound>) -> JsonRoundEnd {
         let outcome = m.outcome();
@@ -152,6 +175,50 @@ impl JsonRoundEnd {
             }),
         }
     }
+}
+
+/// A readable account of the end of a round and the refill for the next.
+pub fn describe_round_end(
+    m: &Match<'_>,
+    result: &RoundResult,
+    refill: Option<&NextRound>,
+) -> String {
+    let mut out = String::new();
+    let [s, n] = result.captured;
+    let [hs, hn] = result.holdings;
+    let [ws, wn] = m.rounds_won();
+    let winner = result
+        .outcome
+        .winner
+        .map_or("a draw".to_string(), |w| format!("{w} wins"));
+    let _ = writeln!(
+        out,
+        "round {} over ({}): {winner}; captured {s}–{n}, holding {hs}–{hn}; rounds won {ws}–{wn}",
+        result.round,
+        result.outcome.reason.name()
+    );
+    match (m.outcome(), refill) {
+        (Some(end), _) => {
+            let winner = end.winner.map_or("a draw".to_string(), |w| format!("{w} wins"));
+            let _ = writeln!(out, "match over ({}): {winner}", end.reason.name());
+        }
+        (None, Some(r)) => {
+            let closed = holes_of(r.closed);
+            let closed = if closed.is_empty() {
+                "none".to_string()
+            } else {
+                closed.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            };
+            let [rs, rn] = r.reserve;
+            let _ = writeln!(
+                out,
+                "round {}: {} starts; closed holes: {closed}; reserves {rs}–{rn}",
+                r.round, r.starter
+            );
+        }
+        (None, None) => {}
+    }
+    out
 }
 
 /// The holes of a bit mask, ascending.
@@ -178,7 +245,17 @@ pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
     let n = rules.holes_per_row();
     let board = position.board();
     let [south, north] = position.stores();
-    let cell = |p: usize| format!("{:>3}", board[p]);
+    let (closed, houses) = (position.closed(), position.houses());
+    // A closed hole shows as `x`, a house's count with a `*`.
+    let cell = |p: usize| {
+        if closed >> p & 1 == 1 {
+            "  x".to_string()
+        } else if houses >> p & 1 == 1 {
+            format!("{:>2}*", board[p])
+        } else {
+            format!("{:>3}", board[p])
+        }
+    };
     let label = |p: usize| format!("{p:>3}");
     let north_row: String = (n..2 * n).rev().map(cell).collect();
     let south_row: String = (0..n).map(cell).collect();

@@ -171,7 +171,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         say(
             "Sowing",
             "skip holes",
-            format!("holes where {} are passed over{last}", count(skip.count)),
+            format!("holes are passed over where {}{last}", count(skip.count)),
         );
     }
     if !s.opening.is_empty() {
@@ -191,16 +191,15 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         let places: Vec<u32> = (1..=32)
             .filter(|p| first.places >> (p - 1) & 1 == 1)
             .collect();
-        let (low, high) = (places[0], places[places.len() - 1]);
-        let holes = if places.len() > 2 && high - low + 1 == places.len() as u32 {
-            format!("holes {low} to {high}")
-        } else if places.len() == 1 {
-            format!("hole {low}")
-        } else {
-            format!("holes {}", one_of(&places))
+        let (low, high) = (places.first().copied(), places.last().copied());
+        let holes = match (low, high) {
+            (Some(low), Some(high)) if places.len() > 2 && high - low + 1 == places.len() as u32 => {
+                format!("one of the mover's holes {low} to {high}")
+            }
+            (Some(low), _) if places.len() == 1 => format!("the mover's hole {low}"),
+            _ => format!("one of the mover's holes {}", one_of(&places)),
         };
-        let mut text =
-            format!("{whose} starts from one of the mover's {holes}, counted from their left");
+        let mut text = format!("{whose} starts from {holes}, counted from their left");
         if first.last_seed_across {
             text.push_str("; on it, a first lap about to end in the mover's own row ends in the first hole of the opponent's row instead");
         }
@@ -234,17 +233,16 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         match s.origin_skip {
             OriginSkip::Never => "the emptied hole is sown into like any other".into(),
             OriginSkip::FromSeeds(n, laps) => {
-                let when = if n <= 1 {
-                    "always".to_string()
-                } else {
-                    format!("when {n} or more seeds were lifted")
-                };
                 let which = if laps == SkipLaps::Every {
                     "every lap"
                 } else {
                     "the first lap only"
                 };
-                format!("the emptied hole is skipped {when}, on {which}")
+                if n <= 1 {
+                    format!("a lap that goes round the board passes over the emptied hole, on {which}")
+                } else {
+                    format!("the emptied hole is skipped when {n} or more seeds were lifted, on {which}")
+                }
             }
         },
     );
@@ -275,7 +273,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     }
     if let Some(f) = &p.feeding {
         let judged = match f.judged {
-            FeedJudged::AfterMove => "the opponent's row holds a seed after the whole move",
+            FeedJudged::AfterMove => "the opponent's row holds a seed",
             FeedJudged::FirstLap => "the first lap sows a seed into the opponent's row",
         };
         let when = match f.duty {
@@ -363,11 +361,13 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             ),
         );
     }
-    say("End", "no move", match (e.scoring, e.no_move) {
-        (Scoring::StuckLoses, _) => "a player with no legal move on their turn loses the game".into(),
-        (_, NoMove::Pass) => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
-        (_, NoMove::EndGame(a)) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
-    });
+    // Under `winner: a player who cannot move loses` the winner rule says what happens.
+    if e.scoring != Scoring::StuckLoses {
+        say("End", "no move", match e.no_move {
+            NoMove::Pass => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
+            NoMove::EndGame(a) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
+        });
+    }
     say(
         "End",
         "move cap",

@@ -1,4 +1,4 @@
-//! `sowlab trace FILE --moves ... | --random N --seed S [--json]`
+//! `sowlab trace FILE --moves ... | --random N --seed S [--match] [--json]`
 
 use std::io::{BufWriter, Write};
 
@@ -7,90 +7,121 @@ use rand_chacha::ChaCha8Rng;
 
 use super::super::args::TraceArgs;
 use super::super::{load_rules, Console, Error, Outcome};
-use crate::engine::{move_name, Event, Game};
-use crate::report::trace::{describe_move, picture, JsonState};
+use crate::engine::{move_name, Event, Match, Table};
+use crate::report::trace::{
+    describe_move, describe_round_end, picture, JsonRoundEnd, JsonState,
+};
 
-/// Plays the moves asked for; an illegal move stops the trace with the holes that were legal.
+/// Plays the moves asked for, through the rounds of a match with `--match`; an illegal move
+/// stops the trace with the moves that were legal.
 pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let rules = load_rules(&args.file, &args.set)?;
-    let mut game = Game::new(&rules);
+    let mut table = if args.r#match {
+        Table::Match(Match::new(&rules).map_err(|e| Error::NoMatch(args.file.clone(), e))?)
+    } else {
+        Table::Game(crate::engine::Game::new(&rules))
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut out = BufWriter::new(&mut *console.out);
     let mut print = |text: &str| out.write_all(text.as_bytes()).map_err(Error::Stdout);
     if !args.json {
+        let round = if args.r#match { "round 1\n" } else { "" };
         print(&format!(
-            "{} — rules {} ({})\nstart\n{}",
+            "{} — rules {} ({})\n{round}start\n{}",
             rules.provenance.name,
             rules.hash(),
             args.file.display(),
-            picture(&rules, &game)
+            picture(&rules, table.game())
         ))?;
-        if let Some(side) = game.to_move() {
+        if let Some(side) = table.game().to_move() {
             print(&format!("{side} to move\n"))?;
         }
     }
-    // One planned hole per move, or `None` for a random one; never a list as long as
+    // One planned move per turn, or `None` for a random one; never a list as long as
     // `--random` (which may be ten million).
     let planned: Box<dyn Iterator<Item = Option<usize>>> = match &args.moves {
         Some(moves) => Box::new(moves.iter().map(|&m| Some(m))),
         None => Box::new(std::iter::repeat_n(None, args.random.unwrap_or(0) as usize)),
     };
-    for (turn, planned) in (1..).zip(planned) {
-        if game.is_over() {
+    let mut turn = 0;
+    for planned in planned {
+        if table.is_over() {
             if planned.is_some() {
-                return Err(Error::GameOver { turn });
+                return Err(Error::GameOver { turn: turn + 1 });
             }
             break;
         }
+        let game = table.game_mut();
         let Some(player) = game.to_move() else { break };
-        let hole = match planned {
-            Some(hole) => hole,
+        turn += 1;
+        let mv = match planned {
+            Some(mv) => mv,
             None => {
                 let legal = game.legal_moves();
                 legal[rng.gen_range(0..legal.len())]
             }
         };
         let mut events: Vec<Event> = Vec::new();
-        let report = match game.play_traced(hole, &mut events) {
+        let report = match game.play_traced(mv, &mut events) {
             Ok(report) => report,
             Err(error) => {
+                let legal = game.legal_moves();
                 return Err(Error::IllegalMove {
                     turn,
                     error,
                     side: player,
-                    legal: game
-                        .legal_moves()
-                        .into_iter()
-                        .map(|m| move_name(&rules, m))
-                        .collect(),
-                })
+                    legal: legal.into_iter().map(|m| move_name(&rules, m)).collect(),
+                });
             }
         };
         if args.json {
-            let state = JsonState::after(&game, turn, player, hole);
-            let line = serde_json::to_string(&state).expect("a state serialises");
-            print(&format!("{line}\n"))?;
+            let state = JsonState::on(&table, turn, player, mv);
+            print(&(serde_json::to_string(&state).expect("a state serialises") + "\n"))?;
         } else {
             print(&format!(
                 "\n{}{}",
                 describe_move(&rules, turn, &report, &events),
-                picture(&rules, &game)
+                picture(&rules, table.game())
             ))?;
-            match (game.to_move(), game.outcome()) {
-                (Some(side), _) => print(&format!("{side} to move\n"))?,
-                (None, Some(outcome)) => {
-                    let winner = outcome
-                        .winner
-                        .map_or("a draw".to_string(), |s| format!("{s} wins"));
-                    print(&format!(
-                        "game over ({}): {winner}\n",
-                        outcome.reason.name()
-                    ))?;
+            print(&status(&table))?;
+        }
+        if let Some((result, refill)) = table.round_over() {
+            let Table::Match(m) = &table else {
+                unreachable!("only a match has rounds")
+            };
+            if args.json {
+                let end = JsonRoundEnd::new(m, &result, refill.as_ref());
+                print(&(end.line() + "\n"))?;
+            } else {
+                print(&format!("\n{}", describe_round_end(m, &result, refill.as_ref())))?;
+                if refill.is_some() {
+                    print(&format!("{}{}", picture(&rules, m.game()), status(&table)))?;
                 }
-                (None, None) => {}
             }
+            // Moves are numbered within each round, as the JSON states and golden cases have it.
+            turn = 0;
         }
     }
     out.flush().map_err(Error::Stdout)?;
     Ok(Outcome::Done)
+}
+
+/// Who is to move, or how the game ended.
+fn status(table: &Table<'_>) -> String {
+    let game = table.game();
+    match (game.to_move(), game.outcome()) {
+        (Some(side), _) => format!("{side} to move\n"),
+        (None, Some(outcome)) => {
+            let winner = outcome
+                .winner
+                .map_or("a draw".to_string(), |s| format!("{s} wins"));
+            let what = if matches!(table, Table::Match(_)) {
+                "round"
+            } else {
+                "game"
+            };
+            format!("{what} over ({}): {winner}\n", outcome.reason.name())
+        }
+        (None, None) => String::new(),
+    }
 }
