@@ -39,6 +39,7 @@ pub mod agents;
 pub mod cli;
 pub mod engine;
 pub mod lang;
+pub mod made;
 pub mod outdir;
 pub mod report;
 pub mod rules;

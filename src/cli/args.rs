@@ -129,6 +129,10 @@ pub struct RunArgs {
     /// number.
     #[arg(long, value_name = "T", value_parser = threads)]
     pub threads: Option<usize>,
+    /// Play matches of rounds, as each variant's `match` rules link them: `--games` counts
+    /// matches, and `matches.csv` is written beside `games.csv` (one row per round).
+    #[arg(long = "match")]
+    pub r#match: bool,
 }
 
 /// `sowlab simulate VARIANT... --games N --agents A,B --seed S --out DIR`

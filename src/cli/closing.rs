@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 pub struct Closing {
     /// What happened.
     pub what: Wrote,
-    /// Games in the files.
-    pub games: u64,
+    /// Games in the files, or matches.
+    pub units: u64,
+    /// In a match run: the rounds of the matches.
+    pub rounds: Option<u64>,
     /// The directory.
     pub dir: PathBuf,
     /// The files sowlab wrote there (its manifest).
@@ -28,12 +30,13 @@ pub enum Wrote {
 }
 
 /// The files readers look for first, in that order; charts are counted, anything else follows.
-const FIRST: [&str; 9] = [
+const FIRST: [&str; 10] = [
     "index.html",
     "index.md",
     "comparison.csv",
     "sweep.csv",
     "timeline.csv",
+    "matches.csv",
     "games.csv",
     "moves.csv",
     "summary.csv",
@@ -68,17 +71,24 @@ impl Closing {
 impl fmt::Display for Closing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dir = slashed(&self.dir);
-        let games = thousands(self.games);
+        let games = match self.rounds {
+            None => format!("{} games", thousands(self.units)),
+            Some(rounds) => format!(
+                "{} matches ({} rounds)",
+                thousands(self.units),
+                thousands(rounds)
+            ),
+        };
         match self.what {
-            Wrote::Files => write!(f, "wrote {games} games to {dir} ({})", self.listed()),
+            Wrote::Files => write!(f, "wrote {games} to {dir} ({})", self.listed()),
             Wrote::Merged(shards) => write!(
                 f,
-                "merged {shards} shards: wrote {games} games to {dir} ({})",
+                "merged {shards} shards: wrote {games} to {dir} ({})",
                 self.listed()
             ),
             Wrote::Nothing => write!(
                 f,
-                "{dir} already holds this run, complete ({games} games); nothing to do"
+                "{dir} already holds this run, complete ({games}); nothing to do"
             ),
         }
     }
@@ -131,7 +141,8 @@ mod tests {
         ];
         let line = Closing {
             what: Wrote::Files,
-            games: 24_000,
+            units: 24_000,
+            rounds: None,
             dir: "reports/x".into(),
             files: files.map(String::from).to_vec(),
         };

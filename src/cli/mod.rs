@@ -21,7 +21,7 @@ use crate::rules::Rules;
 use args::{Cli, Command};
 use closing::{Closing, Wrote};
 use error::Error;
-use values::{Pairing, Setting};
+use values::Setting;
 
 /// Where a command's output goes.
 pub struct Console<'a> {
@@ -123,11 +123,14 @@ fn repeated(flag: &str, values: &[impl ToString]) -> String {
         .collect()
 }
 
-/// ` --games N --agents A,B ... --seed S`, as a command line gives them.
-fn run_flags(games: u64, agents: &[Pairing], seed: u64) -> String {
+/// ` --games N --agents A,B ... --seed S [--match]`, as a command line gives them.
+fn run_flags(run: &args::RunArgs) -> String {
     format!(
-        " --games {games}{} --seed {seed}",
-        repeated("--agents", agents)
+        " --games {}{} --seed {}{}",
+        run.games,
+        repeated("--agents", &run.agents),
+        run.seed,
+        if run.r#match { " --match" } else { "" }
     )
 }
 

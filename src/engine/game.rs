@@ -21,7 +21,8 @@ pub const CLOCKWISE: usize = 32;
 /// A move as traces write it: the hole, then `cw`/`ccw` where the mover chose the direction.
 pub fn move_name(rules: &Rules, mv: usize) -> String {
     let hole = mv % CLOCKWISE;
-    if !rules.program.sowing.direction.has_choice() {
+    let n = rules.holes_per_row();
+    if !rules.program.sowing.direction.chooses_at(hole % n, n) {
         return hole.to_string();
     }
     if mv >= CLOCKWISE {

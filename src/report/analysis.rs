@@ -1,12 +1,12 @@
-//! A finished run's records (run.json, games.csv, moves.csv) gathered by variant and agent
-//! pairing: the numbers reports show. Reports are built from these files, never from live
+//! A finished run's records (run.json, games.csv, moves.csv, matches.csv) gathered by variant
+//! and agent pairing: the numbers reports show. Reports are built from these files, never from live
 //! simulation state, so a report can be rebuilt from the CSVs alone.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::sim::output::{read_run, OutputError, RunInfo};
-use crate::sim::record::{GameRecord, MoveRecord};
+use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
 use crate::sim::stats::{wilson, Z95};
 
 /// Everything measured for one variant under one agent pairing (both seatings pooled).
@@ -51,10 +51,7 @@ impl Group {
 
     /// Mean game length and its 95% interval.
     pub fn mean_length(&self) -> (f64, f64, f64) {
-        let n = self.lengths.len() as f64;
-        let sum: f64 = self.lengths.iter().map(|&l| f64::from(l)).sum();
-        let squares: f64 = self.lengths.iter().map(|&l| f64::from(l).powi(2)).sum();
-        mean_interval(sum, squares, n)
+        mean_of(&self.lengths)
     }
 
     /// Mean capture events per game and its 95% interval.
@@ -64,12 +61,69 @@ impl Group {
 
     /// The `q`-quantile of game length (nearest rank).
     pub fn length_quantile(&self, q: f64) -> f64 {
-        if self.lengths.is_empty() {
-            return 0.0;
-        }
-        let rank = ((q * self.lengths.len() as f64).ceil() as usize).clamp(1, self.lengths.len());
-        f64::from(self.lengths[rank - 1])
+        quantile(&self.lengths, q)
     }
+}
+
+/// Everything measured of the matches of one variant under one agent pairing.
+#[derive(Clone, Debug, Default)]
+pub struct MatchGroup {
+    /// Variant name.
+    pub variant: String,
+    /// The pairing, `A,B`.
+    pub pairing: String,
+    /// Matches.
+    pub matches: u64,
+    /// Matches won by South, by North, drawn.
+    pub outcomes: [u64; 3],
+    /// Matches won by the player who started the first round.
+    pub starter_wins: u64,
+    /// Matches whose first round had a winner.
+    pub decided_round_1: u64,
+    /// ... and of those, matches the winner of round 1 won.
+    pub round_1_winner_wins: u64,
+    /// Rounds per match, sorted.
+    pub rounds: Vec<u32>,
+    /// Matches by how they ended (`lose-below`, `round-cap`, ...).
+    pub ends: BTreeMap<String, u64>,
+}
+
+impl MatchGroup {
+    /// `(rate, low, high)` of a count among the matches.
+    pub fn rate(&self, k: u64) -> (f64, f64, f64) {
+        wilson(k, self.matches, Z95)
+    }
+
+    /// How often the winner of round 1 wins the match, among matches whose round 1 was won.
+    pub fn round_1_rate(&self) -> (f64, f64, f64) {
+        wilson(self.round_1_winner_wins, self.decided_round_1, Z95)
+    }
+
+    /// Mean rounds per match and its 95% interval.
+    pub fn mean_rounds(&self) -> (f64, f64, f64) {
+        mean_of(&self.rounds)
+    }
+
+    /// The `q`-quantile of rounds per match (nearest rank).
+    pub fn rounds_quantile(&self, q: f64) -> f64 {
+        quantile(&self.rounds, q)
+    }
+}
+
+/// Mean of `values` and its 95% interval.
+fn mean_of(values: &[u32]) -> (f64, f64, f64) {
+    let sum: f64 = values.iter().map(|&v| f64::from(v)).sum();
+    let squares: f64 = values.iter().map(|&v| f64::from(v).powi(2)).sum();
+    mean_interval(sum, squares, values.len() as f64)
+}
+
+/// The `q`-quantile of sorted `values` (nearest rank); 0 for none.
+fn quantile(values: &[u32], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    f64::from(values[rank - 1])
 }
 
 /// Mean and normal-approximation 95% interval from a sum, a sum of squares and a count.
@@ -91,11 +145,23 @@ pub fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64, f64) {
 pub struct Analysis {
     /// Its run.json.
     pub info: RunInfo,
+    /// The day the run was made.
+    pub date: String,
     /// One group per variant and pairing, variant-major in run order.
     pub groups: Vec<Group>,
+    /// In a match run, one group of matches per variant and pairing, in the same order.
+    pub matches: Vec<MatchGroup>,
 }
 
 impl Analysis {
+    /// `sowlab 0.1.0 (commit 1a2b3c4d5e6f) on 2026-12-01`: what made the run, and when.
+    pub fn made_by(&self) -> String {
+        format!(
+            "sowlab {} (commit {}) on {}",
+            self.info.version, self.info.commit, self.date
+        )
+    }
+
     /// Reads a finished run directory.
     ///
     /// # Errors
@@ -105,7 +171,8 @@ impl Analysis {
             let path = path.to_path_buf();
             move |source| OutputError::Csv { path, source }
         };
-        let info = read_run(dir)?.run;
+        let file = read_run(dir)?;
+        let (info, date) = (file.run, file.date);
         let mut groups: Vec<Group> = Vec::new();
         for v in &info.variants {
             for p in &info.agents {
@@ -171,7 +238,53 @@ impl Analysis {
                 bump(&mut g.laps, m.laps as usize);
             }
         }
-        Ok(Analysis { info, groups })
+        let mut matches = Vec::new();
+        if info.matches {
+            matches = groups
+                .iter()
+                .map(|g| MatchGroup {
+                    variant: g.variant.clone(),
+                    pairing: g.pairing.clone(),
+                    ..MatchGroup::default()
+                })
+                .collect();
+            let path = dir.join("matches.csv");
+            let mut reader = csv::Reader::from_path(&path).map_err(csv_err(&path))?;
+            for row in reader.deserialize::<MatchRecord>() {
+                let r = row.map_err(csv_err(&path))?;
+                let Some(i) = find(&groups, &r.variant, r.match_index) else {
+                    continue;
+                };
+                let m = &mut matches[i];
+                m.matches += 1;
+                m.outcomes[match r.winner.as_str() {
+                    "south" => 0,
+                    "north" => 1,
+                    _ => 2,
+                }] += 1;
+                m.starter_wins += u64::from(r.winner == r.starter);
+                if r.round_1_winner != "draw" {
+                    m.decided_round_1 += 1;
+                    m.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
+                }
+                m.rounds.push(u32::from(r.rounds));
+                *m.ends.entry(r.end_reason.clone()).or_insert(0) += 1;
+            }
+            for m in &mut matches {
+                m.rounds.sort_unstable();
+            }
+        }
+        Ok(Analysis {
+            info,
+            date,
+            groups,
+            matches,
+        })
+    }
+
+    /// The match groups of one pairing, in variant order (none in a run of single games).
+    pub fn matches_of<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a MatchGroup> + 'a {
+        self.matches.iter().filter(move |g| g.pairing == pairing)
     }
 
     /// The pairings, in run order.

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group};
+use super::analysis::{mean_interval, Analysis, Group, MatchGroup};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -68,6 +68,14 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
     for pairing in analysis.pairings() {
         let groups: Vec<&Group> = analysis.of_pairing(pairing).collect();
         let tests = pair_tests(&groups);
+        blocks.push(Block::Heading(2, format!("Agents {pairing}")));
+        let matches: Vec<&MatchGroup> = analysis.matches_of(pairing).collect();
+        if !matches.is_empty() {
+            rows.extend(match_rows(pairing, &matches));
+            blocks.extend(match_section(&analysis, pairing, &matches, dir)?);
+            blocks.push(Block::Heading(3, "Rounds".into()));
+            blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter.".into()));
+        }
         rows.extend(comparison_rows(pairing, &groups, &tests));
         blocks.extend(pairing_section(&analysis, pairing, &groups, &tests, dir)?);
     }
@@ -117,11 +125,16 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
     let mut blocks = vec![
         Block::Heading(1, format!("Comparison of {} variants", info.variants.len())),
         Block::Paragraph(format!(
-            "Self-play of {} with {} games per variant, pairing and seat order (each agent plays South in half of them), master seed {}. Made by sowlab {}.",
+            "Self-play of {} with {} {} per variant, pairing and seat order (each agent plays South in half of them), master seed {}. Made by {}.",
             info.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", "),
             info.games,
+            if info.matches {
+                "matches of rounds (as each variant's match rules link them)"
+            } else {
+                "games"
+            },
             info.seed,
-            info.version
+            analysis.made_by()
         )),
         Block::Heading(2, "How this was made".into()),
         Block::Code(command.to_string()),
@@ -248,8 +261,7 @@ fn pairing_section(
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
     let slug = slug(pairing);
     let what = format!("{pairing}, {games} games per variant");
-    let mut blocks = vec![Block::Heading(2, format!("Agents {pairing}"))];
-    blocks.push(Block::Table(
+    let mut blocks = vec![Block::Table(
         [
             "variant",
             "games",
@@ -282,7 +294,7 @@ fn pairing_section(
                 ]
             })
             .collect(),
-    ));
+    )];
     if !tests.is_empty() {
         blocks.push(Block::Paragraph(
             "First-mover win rates compared pairwise (two-proportion z-test; Holm-corrected over all pairs; significant at 5%):".into(),
@@ -423,7 +435,7 @@ fn pairing_section(
                     x_label: "legal moves (branching factor)".into(),
                     lines: groups
                         .iter()
-                        .map(|g| distribution(g, &g.branching, 0, 24))
+                        .map(|g| distribution(&g.variant, &g.branching, 0, 24))
                         .collect(),
                 },
             },
@@ -438,13 +450,210 @@ fn pairing_section(
                     x_label: "laps in one move".into(),
                     lines: groups
                         .iter()
-                        .map(|g| distribution(g, &g.laps, 1, 30))
+                        .map(|g| distribution(&g.variant, &g.laps, 1, 30))
                         .collect(),
                 },
             },
             "Laps per move (relay sowing); moves of more than 30 laps are not shown".to_string(),
         ));
     }
+    for (stem, c, caption) in charts {
+        chart::save(&c, dir, &stem)?;
+        blocks.push(Block::Chart(stem, caption));
+    }
+    Ok(blocks)
+}
+
+/// `comparison.csv` rows of the matches of one pairing.
+fn match_rows(pairing: &str, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
+    let row = |g: &MatchGroup, measure: &str, (value, low, high): (f64, f64, f64), n: u64| {
+        ComparisonRecord {
+            pairing: pairing.to_string(),
+            kind: "variant".into(),
+            variant: g.variant.clone(),
+            other: String::new(),
+            measure: measure.into(),
+            value,
+            low: Some(low),
+            high: Some(high),
+            games: n,
+            z: None,
+            p_value: None,
+            p_holm: None,
+            significant: None,
+        }
+    };
+    let mut rows = Vec::new();
+    for g in groups {
+        let n = g.matches;
+        rows.push(row(g, "match_starter_rate", g.rate(g.starter_wins), n));
+        rows.push(row(g, "match_south_rate", g.rate(g.outcomes[0]), n));
+        rows.push(row(g, "match_north_rate", g.rate(g.outcomes[1]), n));
+        rows.push(row(g, "match_draw_rate", g.rate(g.outcomes[2]), n));
+        let round_1 = g.round_1_rate();
+        rows.push(row(
+            g,
+            "round_1_winner_match_rate",
+            round_1,
+            g.decided_round_1,
+        ));
+        rows.push(row(g, "mean_rounds", g.mean_rounds(), n));
+        rows.push(ComparisonRecord {
+            low: None,
+            high: None,
+            ..row(g, "median_rounds", (g.rounds_quantile(0.5), 0.0, 0.0), n)
+        });
+    }
+    rows
+}
+
+/// The matches of one pairing: a table, win rates, match lengths and how matches end.
+fn match_section(
+    analysis: &Analysis,
+    pairing: &str,
+    groups: &[&MatchGroup],
+    dir: &mut OutDir,
+) -> Result<Vec<Block>, ReportError> {
+    let matches = 2 * analysis.info.games;
+    let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
+    let slug = slug(pairing);
+    let what = format!("{pairing}, {matches} matches per variant");
+    let share = |g: &MatchGroup, k: u64| k as f64 / g.matches.max(1) as f64;
+    let mut blocks = vec![
+        Block::Heading(3, "Matches".into()),
+        Block::Table(
+            [
+                "variant",
+                "matches",
+                "match starter wins",
+                "South wins",
+                "North wins",
+                "draws",
+                "round-1 winner wins the match",
+                "mean rounds",
+                "median",
+                "how matches end",
+            ]
+            .map(String::from)
+            .to_vec(),
+            groups
+                .iter()
+                .map(|g| {
+                    let (m, lo, hi) = g.mean_rounds();
+                    let ends: Vec<String> = g
+                        .ends
+                        .iter()
+                        .map(|(end, &k)| format!("{end} {}", percent(share(g, k))))
+                        .collect();
+                    vec![
+                        g.variant.clone(),
+                        g.matches.to_string(),
+                        with_interval(g.rate(g.starter_wins)),
+                        with_interval(g.rate(g.outcomes[0])),
+                        with_interval(g.rate(g.outcomes[1])),
+                        with_interval(g.rate(g.outcomes[2])),
+                        format!(
+                            "{} of {}",
+                            with_interval(g.round_1_rate()),
+                            g.decided_round_1
+                        ),
+                        format!("{m:.1} [{lo:.1}–{hi:.1}]"),
+                        format!("{}", g.rounds_quantile(0.5)),
+                        ends.join(", "),
+                    ]
+                })
+                .collect(),
+        ),
+    ];
+    let most = groups
+        .iter()
+        .filter_map(|g| g.rounds.last())
+        .copied()
+        .max()
+        .unwrap_or(1);
+    let ends: Vec<String> = {
+        let mut all: Vec<String> = groups.iter().flat_map(|g| g.ends.keys().cloned()).collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let charts = [
+        (
+            format!("match-rates-{slug}"),
+            Chart {
+                title: format!("Match win rates with 95% intervals ({what})"),
+                y_label: "share of matches".into(),
+                plot: Plot::Bars {
+                    categories: names.clone(),
+                    series: vec![
+                        Bars {
+                            name: "match starter".into(),
+                            values: groups.iter().map(|g| g.rate(g.starter_wins)).collect(),
+                        },
+                        Bars {
+                            name: "South".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
+                        },
+                        Bars {
+                            name: "North".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
+                        },
+                        Bars {
+                            name: "draw".into(),
+                            values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect(),
+                        },
+                        Bars {
+                            name: "round-1 winner".into(),
+                            values: groups.iter().map(|g| g.round_1_rate()).collect(),
+                        },
+                    ],
+                },
+            },
+            "Who wins matches: the player who started the first round, each seat, draws, and the winner of round 1 (among matches whose first round was won); bars are 95% Wilson intervals".to_string(),
+        ),
+        (
+            format!("match-rounds-{slug}"),
+            Chart {
+                title: format!("Rounds per match ({what})"),
+                y_label: "share of matches".into(),
+                plot: Plot::Lines {
+                    x_label: "rounds in the match".into(),
+                    lines: groups
+                        .iter()
+                        .map(|g| {
+                            let mut counts = vec![0u64; most as usize + 1];
+                            for &r in &g.rounds {
+                                counts[r as usize] += 1;
+                            }
+                            distribution(&g.variant, &counts, 1, most as usize)
+                        })
+                        .collect(),
+                },
+            },
+            "Distribution of match length in rounds (a spike at the round cap means matches stopped by it)".to_string(),
+        ),
+        (
+            format!("match-ends-{slug}"),
+            Chart {
+                title: format!("How matches end ({what})"),
+                y_label: "share of matches".into(),
+                plot: Plot::Stacked {
+                    categories: names,
+                    layers: ends
+                        .iter()
+                        .map(|end| {
+                            let shares = groups
+                                .iter()
+                                .map(|g| share(g, *g.ends.get(end).unwrap_or(&0)))
+                                .collect();
+                            (end.clone(), shares)
+                        })
+                        .collect(),
+                },
+            },
+            "Match end rules: lose-below (a player could not go on), first-to, round-cap (stopped), cannot-start".to_string(),
+        ),
+    ];
     for (stem, c, caption) in charts {
         chart::save(&c, dir, &stem)?;
         blocks.push(Block::Chart(stem, caption));
@@ -472,7 +681,7 @@ fn timeline_line(g: &Group) -> Line {
     }
 }
 
-fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
+fn distribution(name: &str, histogram: &[u64], from: usize, to: usize) -> Line {
     let total: u64 = histogram.iter().sum::<u64>().max(1);
     // A group may have no moves at all (a start with no legal move): then no points.
     let points = (from..=to)
@@ -480,7 +689,7 @@ fn distribution(g: &Group, histogram: &[u64], from: usize, to: usize) -> Line {
         .map(|v| (v as f64, histogram[v] as f64 / total as f64))
         .collect();
     Line {
-        name: g.variant.clone(),
+        name: name.to_string(),
         points,
         band: Vec::new(),
     }

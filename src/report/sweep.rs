@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::analysis::{Analysis, Group};
+use super::analysis::{Analysis, Group, MatchGroup};
 use super::chart::{self, Chart, Line, Plot};
 use super::compare::slug;
 use super::document::{self, Block};
@@ -53,11 +53,12 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
     let mut blocks = vec![
         Block::Heading(1, format!("{base}: sweep over {}", swept.join(" and "))),
         Block::Paragraph(format!(
-            "{} grid points, {} games per point, pairing and seat order, master seed {}. Made by sowlab {}.",
+            "{} grid points, {} {} per point, pairing and seat order, master seed {}. Made by {}.",
             points.len(),
             info.games,
+            if info.matches { "matches" } else { "games" },
             info.seed,
-            info.version
+            analysis.made_by()
         )),
         Block::Code(command.to_string()),
     ];
@@ -89,6 +90,34 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
         ]
         .map(String::from),
     );
+    let matched = info.matches;
+    if matched {
+        for measure in [
+            "match_starter",
+            "match_draw",
+            "round_1_winner_match",
+            "mean_rounds",
+        ] {
+            header.extend(["rate", "low", "high"].map(|s| {
+                let s = if measure == "mean_rounds" && s == "rate" {
+                    ""
+                } else {
+                    s
+                };
+                if s.is_empty() {
+                    measure.to_string()
+                } else {
+                    format!("{measure}_{s}")
+                }
+            }));
+        }
+    }
+    let match_of = |g: &Group| {
+        analysis
+            .matches
+            .iter()
+            .find(|m| m.variant == g.variant && m.pairing == g.pairing)
+    };
     csv_out
         .write_record(&header)
         .map_err(csv_error(dir.path()))?;
@@ -120,6 +149,16 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
+            if let Some(m) = match_of(g) {
+                for (v, lo, hi) in [
+                    m.rate(m.starter_wins),
+                    m.rate(m.outcomes[2]),
+                    m.round_1_rate(),
+                    m.mean_rounds(),
+                ] {
+                    record.extend([v, lo, hi].map(|x| x.to_string()));
+                }
+            }
             csv_out
                 .write_record(&record)
                 .map_err(csv_error(dir.path()))?;
@@ -134,11 +173,33 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             row.push(format!("{:.1}%", 100.0 * g.rate(g.outcomes[2]).0));
             row.push(format!("{:.1}", g.mean_length().0));
             row.push(format!("{:.1}%", 100.0 * g.rate(g.unfinished).0));
+            if let Some(m) = match_of(g) {
+                let (v, lo, hi) = m.rate(m.starter_wins);
+                row.push(format!(
+                    "{:.1}% [{:.1}–{:.1}]",
+                    100.0 * v,
+                    100.0 * lo,
+                    100.0 * hi
+                ));
+                row.push(format!("{:.1}", m.mean_rounds().0));
+            }
             table.push(row);
         }
         blocks.push(Block::Heading(2, format!("Agents {pairing}")));
         let mut head: Vec<String> = swept.to_vec();
-        head.extend(["first mover wins", "draws", "mean length", "unfinished"].map(String::from));
+        let per = if matched { " (rounds)" } else { "" };
+        head.extend(
+            [
+                format!("first mover wins{per}"),
+                format!("draws{per}"),
+                format!("mean length{per}"),
+                format!("unfinished{per}"),
+            ]
+            .into_iter(),
+        );
+        if matched {
+            head.extend(["match starter wins", "mean rounds"].map(String::from));
+        }
         blocks.push(Block::Table(head, table));
         // One chart per combination of the other parameters, in grid order.
         let mut others: Vec<Vec<(String, f64)>> = Vec::new();
@@ -203,6 +264,43 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                 stem,
                 format!("Mean game length as {x_key} varies{fixed}"),
             ));
+            if matched {
+                let of = |f: fn(&MatchGroup) -> (f64, f64, f64)| {
+                    move |g: &Group| match_of(g).map_or((f64::NAN, f64::NAN, f64::NAN), f)
+                };
+                let results = Chart {
+                    title: format!("Match results by {x_key} ({what} (matches))"),
+                    y_label: "share of matches (bands: 95% intervals)".into(),
+                    plot: Plot::Lines {
+                        x_label: x_key.clone(),
+                        lines: vec![
+                            line("match starter", &of(|m| m.rate(m.starter_wins))),
+                            line("draw", &of(|m| m.rate(m.outcomes[2]))),
+                            line("round-1 winner", &of(|m| m.round_1_rate())),
+                        ],
+                    },
+                };
+                let stem = format!("sweep-matches-{}{stem_extra}", slug(pairing));
+                chart::save(&results, dir, &stem)?;
+                blocks.push(Block::Chart(
+                    stem,
+                    format!("Who wins matches as {x_key} varies{fixed}: the match starter, draws, and the winner of round 1"),
+                ));
+                let rounds = Chart {
+                    title: format!("Mean rounds per match by {x_key} ({what} (matches))"),
+                    y_label: "rounds (band: 95% interval)".into(),
+                    plot: Plot::Lines {
+                        x_label: x_key.clone(),
+                        lines: vec![line("mean rounds", &of(|m| m.mean_rounds()))],
+                    },
+                };
+                let stem = format!("sweep-rounds-{}{stem_extra}", slug(pairing));
+                chart::save(&rounds, dir, &stem)?;
+                blocks.push(Block::Chart(
+                    stem,
+                    format!("Match length in rounds as {x_key} varies{fixed}"),
+                ));
+            }
         }
     }
     let bytes = csv_out.into_inner().expect("writing to memory cannot fail");

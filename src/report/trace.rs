@@ -20,7 +20,7 @@ pub struct JsonState {
     /// The hole played.
     #[serde(rename = "move")]
     pub hole: usize,
-    /// The direction it was sown in, `cw` or `ccw`, when the mover chooses it.
+    /// The direction it was sown in, `cw` or `ccw`, when the mover chose it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
     /// Seeds in holes `0..2N`.
@@ -55,7 +55,8 @@ impl JsonState {
     pub fn after(game: &Game<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
         let position = game.position();
         let outcome = game.outcome();
-        let chosen = game.rules().program.sowing.direction.has_choice();
+        let n = game.rules().holes_per_row();
+        let chosen = (game.rules().program.sowing.direction).chooses_at(mv % CLOCKWISE % n, n);
         JsonState {
             turn,
             player: player.name().to_string(),
@@ -199,7 +200,9 @@ pub fn describe_round_end(
     );
     match (m.outcome(), refill) {
         (Some(end), _) => {
-            let winner = end.winner.map_or("a draw".to_string(), |w| format!("{w} wins"));
+            let winner = end
+                .winner
+                .map_or("a draw".to_string(), |w| format!("{w} wins"));
             let _ = writeln!(out, "match over ({}): {winner}", end.reason.name());
         }
         (None, Some(r)) => {
@@ -207,7 +210,11 @@ pub fn describe_round_end(
             let closed = if closed.is_empty() {
                 "none".to_string()
             } else {
-                closed.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                closed
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
             let [rs, rn] = r.reserve;
             let _ = writeln!(

@@ -193,7 +193,9 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             .collect();
         let (low, high) = (places.first().copied(), places.last().copied());
         let holes = match (low, high) {
-            (Some(low), Some(high)) if places.len() > 2 && high - low + 1 == places.len() as u32 => {
+            (Some(low), Some(high))
+                if places.len() > 2 && high - low + 1 == places.len() as u32 =>
+            {
                 format!("one of the mover's holes {low} to {high}")
             }
             (Some(low), _) if places.len() == 1 => format!("the mover's hole {low}"),
@@ -239,7 +241,9 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
                     "the first lap only"
                 };
                 if n <= 1 {
-                    format!("a lap that goes round the board passes over the emptied hole, on {which}")
+                    format!(
+                        "a lap that goes round the board passes over the emptied hole, on {which}"
+                    )
                 } else {
                     format!("the emptied hole is skipped when {n} or more seeds were lifted, on {which}")
                 }

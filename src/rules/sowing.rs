@@ -57,6 +57,16 @@ impl DirectionRule {
     pub fn has_choice(self) -> bool {
         matches!(self, DirectionRule::Chosen | DirectionRule::ByHole { .. })
     }
+
+    /// Whether the mover chooses the direction of a move from the hole at `place` of a row of
+    /// `n`: every hole under `chosen`, the middle hole of an odd row under `outward`/`inward`.
+    pub fn chooses_at(self, place: usize, n: usize) -> bool {
+        match self {
+            DirectionRule::Chosen => true,
+            DirectionRule::ByHole { .. } => n % 2 == 1 && place == n / 2,
+            DirectionRule::Fixed(_) | DirectionRule::ByParity { .. } => false,
+        }
+    }
 }
 
 /// Where the first seed of a lap goes.

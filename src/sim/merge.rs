@@ -7,7 +7,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::output::{self, Checkpoint, OutputError, Rows, RunFile, RunInfo, State};
-use super::record::{GameRecord, MoveRecord};
+use super::record::{GameRecord, MatchRecord, MoveRecord};
 use super::runner::{units, Shard};
 use crate::outdir::disk::{Disk, FileError, RealDisk};
 use crate::outdir::{OutDir, OutDirError};
@@ -37,7 +37,7 @@ pub enum MergeError {
     #[error("`{}` and `{}` are shards of different experiments (variants, agents, games, seed or number of shards)", .0.display(), .1.display())]
     Mixed(PathBuf, PathBuf),
     /// A shard whose run.json does not fit its slice.
-    #[error("`{}` holds {found} games, but shard {shard} of its experiment has {expected}", dir.display())]
+    #[error("`{}` holds {found} games (or matches), but shard {shard} of its experiment has {expected}", dir.display())]
     ShardSize {
         /// The shard.
         dir: PathBuf,
@@ -89,8 +89,10 @@ impl From<OutDirError> for MergeError {
 pub struct Merged {
     /// Shards merged.
     pub shards: usize,
-    /// Games in the merged files.
-    pub games: u64,
+    /// Games in the merged files, or matches.
+    pub units: u64,
+    /// In a match run: the rounds.
+    pub rounds: Option<u64>,
 }
 
 /// A shard: its directory, slice and run.json.
@@ -161,11 +163,11 @@ impl Shards {
         for part in &parts {
             let expected = part.shard.units(total);
             let expected = expected.end - expected.start;
-            if part.file.rows.games != expected {
+            if part.file.units() != expected {
                 return Err(MergeError::ShardSize {
                     dir: part.dir.clone(),
                     shard: part.shard,
-                    found: part.file.rows.games,
+                    found: part.file.units(),
                     expected,
                 });
             }
@@ -178,12 +180,12 @@ impl Shards {
     }
 
     /// Joins the shards into `dir`, producing exactly the files a whole run of the same
-    /// experiment writes.
+    /// experiment writes (with `date`, the day of the merge, in run.json).
     ///
     /// # Errors
     /// Shard files whose rows or columns do not match their run.json; unreadable or
     /// unwritable files; a `dir` that holds another run.
-    pub fn merge_into(&self, dir: &mut OutDir) -> Result<Merged, MergeError> {
+    pub fn merge_into(&self, dir: &mut OutDir, date: &str) -> Result<Merged, MergeError> {
         let whole = &self.whole;
         let path = dir.path().to_path_buf();
         match output::state(&path)? {
@@ -202,20 +204,29 @@ impl Shards {
         } else {
             (0, 0)
         };
+        let matches = if whole.matches {
+            copy::<MatchRecord>(disk, parts, "matches.csv", &path, |r| r.matches)?
+        } else {
+            (0, 0)
+        };
         let checkpoint = Checkpoint {
             run: whole.clone(),
+            date: date.to_string(),
             next: self.units,
             games_bytes: games.0,
             moves_bytes: moves.0,
+            matches_bytes: matches.0,
             rows: Rows {
                 games: games.1,
                 moves: moves.1,
+                matches: matches.1,
             },
         };
         output::commit(disk, &path, &checkpoint)?;
         Ok(Merged {
             shards: parts.len(),
-            games: games.1,
+            units: if whole.matches { matches.1 } else { games.1 },
+            rounds: whole.matches.then_some(games.1),
         })
     }
 }

@@ -1,5 +1,5 @@
-//! Self-play: one game between two agents, and experiments of many games run in parallel,
-//! reproducibly, with their results streamed to CSV files.
+//! Self-play: one game (or match of rounds) between two agents, and experiments of many run
+//! in parallel, reproducibly, with their results streamed to CSV files.
 
 pub mod merge;
 pub mod output;
@@ -9,9 +9,9 @@ pub mod seed;
 pub mod stats;
 
 use crate::agents::Agent;
-use crate::engine::Game;
+use crate::engine::{Game, Match};
 use crate::rules::{Rules, Side};
-use record::{GameRecord, MoveRecord};
+use record::{GameRecord, MatchRecord, MoveRecord};
 
 /// Who plays and under which names, South first.
 pub struct Players<'a> {
@@ -21,6 +21,15 @@ pub struct Players<'a> {
     pub names: [String; 2],
 }
 
+/// Where a game's records go and under which labels.
+struct Recording<'a> {
+    label: &'a str,
+    index: u64,
+    /// The round, in a match.
+    round: Option<u16>,
+    moves: Option<&'a mut Vec<MoveRecord>>,
+}
+
 /// Plays one game to its end; `moves` receives one record per move when given.
 pub fn play_game(
     rules: &Rules,
@@ -28,21 +37,116 @@ pub fn play_game(
     players: Players<'_>,
     index: u64,
     seed: u64,
-    mut moves: Option<&mut Vec<MoveRecord>>,
+    moves: Option<&mut Vec<MoveRecord>>,
 ) -> GameRecord {
     let mut game = Game::new(rules);
     let mut rngs = [seed::agent_rng(seed, 0), seed::agent_rng(seed, 1)];
-    let Players { agents, names } = players;
+    let Players { mut agents, names } = players;
+    let recording = Recording {
+        label,
+        index,
+        round: None,
+        moves,
+    };
+    play_out(&mut game, &mut agents, &mut rngs, recording);
+    let starter = rules.program.board.starter;
+    game_record(&game, label, &names, index, seed, starter, None)
+}
+
+/// Plays a match of rounds to its end: its record, and one record per round (each agent
+/// draws on one random stream through the whole match); `moves` receives one record per
+/// move when given.
+///
+/// # Panics
+/// If the variant has no match rules: the caller checks.
+pub fn play_match(
+    rules: &Rules,
+    label: &str,
+    players: Players<'_>,
+    index: u64,
+    seed: u64,
+    mut moves: Option<&mut Vec<MoveRecord>>,
+) -> (MatchRecord, Vec<GameRecord>) {
+    let mut table = Match::new(rules).expect("the caller checks the variant has match rules");
+    let mut rngs = [seed::agent_rng(seed, 0), seed::agent_rng(seed, 1)];
+    let Players { mut agents, names } = players;
+    let first_starter = table.starter();
+    let mut rounds = Vec::new();
+    let mut round_1_winner = None;
+    loop {
+        let round = table.round();
+        let recording = Recording {
+            label,
+            index,
+            round: Some(round),
+            moves: moves.as_deref_mut(),
+        };
+        play_out(table.game_mut(), &mut agents, &mut rngs, recording);
+        let starter = table.starter();
+        rounds.push(game_record(
+            table.game(),
+            label,
+            &names,
+            index,
+            seed,
+            starter,
+            Some(round),
+        ));
+        let (result, next) = table.next_round();
+        if round == 1 {
+            round_1_winner = result.outcome.winner;
+        }
+        if next.is_none() {
+            let end = table.outcome().expect("no next round: the match is over");
+            let won = table.rounds_won();
+            let [south_total, north_total] = result.holdings;
+            let record = MatchRecord {
+                variant: label.to_string(),
+                rules_hash: rules.hash(),
+                match_index: index,
+                seed: format!("{seed:016x}"),
+                south_agent: names[0].clone(),
+                north_agent: names[1].clone(),
+                starter: first_starter.name().to_string(),
+                rounds: round,
+                winner: side_or_draw(end.winner),
+                south_total,
+                north_total,
+                south_rounds: won[0],
+                north_rounds: won[1],
+                starter_rounds: won[first_starter.index()],
+                round_1_winner: side_or_draw(round_1_winner),
+                end_reason: end.reason.name().to_string(),
+            };
+            return (record, rounds);
+        }
+    }
+}
+
+fn side_or_draw(side: Option<Side>) -> String {
+    side.map_or("draw", Side::name).to_string()
+}
+
+/// Plays `game` to its end, each agent with its random stream.
+fn play_out(
+    game: &mut Game<'_>,
+    agents: &mut [&mut dyn Agent; 2],
+    rngs: &mut [rand_chacha::ChaCha8Rng; 2],
+    mut recording: Recording<'_>,
+) {
     let mut turn = 0;
     while let Some(side) = game.to_move() {
-        let branching = moves.as_ref().map(|_| game.legal_mask().count_ones());
-        let report = agents[side.index()].play(&mut game, &mut rngs[side.index()]);
+        let branching = recording
+            .moves
+            .as_ref()
+            .map(|_| game.legal_mask().count_ones());
+        let report = agents[side.index()].play(game, &mut rngs[side.index()]);
         turn += 1;
-        if let (Some(list), Some(branching)) = (moves.as_deref_mut(), branching) {
+        if let (Some(list), Some(branching)) = (recording.moves.as_deref_mut(), branching) {
             let [s, n] = game.position().stores();
             list.push(MoveRecord {
-                variant: label.to_string(),
-                game: index,
+                variant: recording.label.to_string(),
+                game: recording.index,
                 turn,
                 player: side.name().to_string(),
                 hole: report.hole as u32,
@@ -53,21 +157,34 @@ pub fn play_game(
                 captured: report.captured,
                 extra_turn: report.extra_turn,
                 score_difference: i32::from(s) - i32::from(n),
+                round: recording.round,
             });
         }
     }
-    let outcome = game.outcome().expect("the loop ends when the game is over");
+}
+
+/// The record of a finished game (or round).
+fn game_record(
+    game: &Game<'_>,
+    label: &str,
+    names: &[String; 2],
+    index: u64,
+    seed: u64,
+    starter: Side,
+    round: Option<u16>,
+) -> GameRecord {
+    let outcome = game.outcome().expect("the game is over");
     let stats = game.stats();
     let [south_total, north_total] = game.position().stores();
     GameRecord {
         variant: label.to_string(),
-        rules_hash: rules.hash(),
+        rules_hash: game.rules().hash(),
         game: index,
         seed: format!("{seed:016x}"),
         south_agent: names[0].clone(),
         north_agent: names[1].clone(),
-        starter: rules.program.board.starter.name().to_string(),
-        winner: outcome.winner.map_or("draw", Side::name).to_string(),
+        starter: starter.name().to_string(),
+        winner: side_or_draw(outcome.winner),
         south_total,
         north_total,
         turns: stats.moves,
@@ -79,5 +196,7 @@ pub fn play_game(
         drop_cap_hits: stats.drop_cap_hits,
         end_reason: outcome.reason.class().to_string(),
         end_rule: outcome.reason.name().to_string(),
+        match_index: round.map(|_| index),
+        round,
     }
 }

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::record::{GameRecord, MoveRecord, SummaryRecord};
+use super::record::{GameRecord, MatchRecord, MoveRecord, SummaryRecord};
 use super::runner::{Experiment, Played};
 use super::stats::Summary;
 use crate::outdir::disk::{temporary, write_atomically, Disk, FileError, RealDisk};
@@ -26,6 +26,9 @@ pub struct RunInfo {
     pub tool: String,
     /// The toolkit version.
     pub version: String,
+    /// The git commit the toolkit was built from, or `unknown`.
+    #[serde(default)]
+    pub commit: String,
     /// A command that reproduces these files.
     pub command: String,
     /// The variants: file, name, rules hash, readings.
@@ -38,6 +41,9 @@ pub struct RunInfo {
     pub seed: u64,
     /// Whether `moves.csv` was written.
     pub moves: bool,
+    /// Whether each unit is a match of rounds (`matches.csv` is written).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub matches: bool,
     /// `K/M` for one shard of a larger run, absent for a whole run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<String>,
@@ -64,6 +70,9 @@ pub struct RunFile {
     /// The experiment.
     #[serde(flatten)]
     pub run: RunInfo,
+    /// The day the run started (UTC), `2026-12-01`; a merge's, the day of the merge.
+    #[serde(default)]
+    pub date: String,
     /// Rows of `games.csv` and `moves.csv`.
     pub rows: Rows,
 }
@@ -71,20 +80,43 @@ pub struct RunFile {
 /// Rows of the CSV files, headers not counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rows {
-    /// In `games.csv`: one per game.
+    /// In `games.csv`: one per game (per round, in a match run).
     pub games: u64,
     /// In `moves.csv`: one per move (0 when it is not written).
     pub moves: u64,
+    /// In `matches.csv`: one per match (absent for a run of single games).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub matches: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl RunFile {
+    /// Units the files hold: games, or matches in a match run.
+    pub fn units(&self) -> u64 {
+        if self.run.matches {
+            self.rows.matches
+        } else {
+            self.rows.games
+        }
+    }
 }
 
 /// How far a run got: written after every batch, and before the commit.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Checkpoint {
     pub(crate) run: RunInfo,
+    /// The day the run started, kept through every resume.
+    #[serde(default)]
+    pub(crate) date: String,
     /// The next unit to play; the files hold every unit of the run's range before it.
     pub(crate) next: u64,
     pub(crate) games_bytes: u64,
     pub(crate) moves_bytes: u64,
+    #[serde(default)]
+    pub(crate) matches_bytes: u64,
     pub(crate) rows: Rows,
 }
 
@@ -149,13 +181,15 @@ pub enum OutputError {
 pub enum Finish {
     /// All files written.
     Complete {
-        /// Games in the files.
-        games: u64,
+        /// Units (games, or matches) in the files.
+        units: u64,
+        /// Rows of `games.csv`: the games, or the rounds of the matches.
+        rounds: u64,
     },
     /// `--resume` found the run complete already; nothing was written.
     Unchanged {
-        /// Games in the files.
-        games: u64,
+        /// Units in the files.
+        units: u64,
     },
     /// Stopped early; `--resume` continues.
     Interrupted {
@@ -176,6 +210,7 @@ pub(crate) enum State {
 
 const GAMES: &str = "games.csv";
 const MOVES: &str = "moves.csv";
+const MATCHES: &str = "matches.csv";
 const SUMMARY: &str = "summary.csv";
 const RUN: &str = "run.json";
 const CHECKPOINT: &str = "checkpoint.json";
@@ -189,10 +224,12 @@ pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut paths = vec![
         dir.join(GAMES),
         dir.join(MOVES),
+        dir.join(MATCHES),
         dir.join(SUMMARY),
         dir.join(RUN),
         partial(dir, GAMES),
         partial(dir, MOVES),
+        partial(dir, MATCHES),
         dir.join(CHECKPOINT),
     ];
     for name in [CHECKPOINT, SUMMARY, RUN] {
@@ -253,6 +290,8 @@ pub struct Job<'a> {
     pub info: &'a RunInfo,
     /// The units to play.
     pub units: Range<u64>,
+    /// Today, as run.json records the day a run starts (see `made::today`).
+    pub date: String,
 }
 
 /// Runs `job` into `dir`. A directory that holds the same run unfinished is resumed when
@@ -292,9 +331,7 @@ pub fn run_on(
         (State::Empty, _) => None,
         (State::Unfinished(c), true) if c.run == *info => Some(c),
         (State::Complete(f), true) if f.run == *info => {
-            return Ok(Finish::Unchanged {
-                games: f.rows.games,
-            })
+            return Ok(Finish::Unchanged { units: f.units() })
         }
         (_, true) => return Err(OutputError::Different(path)),
         (State::Unfinished(_), false) => return Err(OutputError::Unfinished(path)),
@@ -303,6 +340,7 @@ pub fn run_on(
     dir.claim(&names(&path))?;
     let games_path = partial(&path, GAMES);
     let moves_path = partial(&path, MOVES);
+    let matches_path = partial(&path, MATCHES);
     let mut checkpoint = match start {
         Some(c) => c,
         None => {
@@ -312,11 +350,18 @@ pub fn run_on(
             } else {
                 0
             };
+            let matches = if info.matches {
+                create_with_header::<MatchRecord>(disk, &matches_path)?
+            } else {
+                0
+            };
             Checkpoint {
                 run: info.clone(),
+                date: job.date.clone(),
                 next: units.start,
                 games_bytes: games,
                 moves_bytes: moves,
+                matches_bytes: matches,
                 rows: Rows::default(),
             }
         }
@@ -328,39 +373,32 @@ pub fn run_on(
         } else {
             None
         };
+        let mut matches = if info.matches {
+            Some(reopen(&path, &matches_path, checkpoint.matches_bytes)?)
+        } else {
+            None
+        };
         let total = units.end - units.start;
         progress(checkpoint.next - units.start, total);
         let first = checkpoint.next;
         let done = job
             .experiment
             .run(first..units.end, stop, |next, batch: Vec<Played>| {
-                let mut games_csv = csv::WriterBuilder::new()
-                    .has_headers(false)
-                    .from_writer(&mut games);
-                for played in &batch {
-                    games_csv
-                        .serialize(&played.game)
-                        .map_err(csv_error(&games_path))?;
-                }
-                games_csv.flush().map_err(FileError::at(&games_path))?;
-                drop(games_csv);
-                games.flush().map_err(FileError::at(&games_path))?;
-                checkpoint.games_bytes = length(&games, &games_path)?;
-                checkpoint.rows.games += batch.len() as u64;
+                let rounds = batch.iter().flat_map(|p| &p.games);
+                let (bytes, rows) = append(&mut games, &games_path, rounds)?;
+                checkpoint.games_bytes = bytes;
+                checkpoint.rows.games += rows;
                 if let Some(moves) = &mut moves {
-                    let mut moves_csv = csv::WriterBuilder::new()
-                        .has_headers(false)
-                        .from_writer(&mut *moves);
-                    for played in &batch {
-                        for m in &played.moves {
-                            moves_csv.serialize(m).map_err(csv_error(&moves_path))?;
-                        }
-                        checkpoint.rows.moves += played.moves.len() as u64;
-                    }
-                    moves_csv.flush().map_err(FileError::at(&moves_path))?;
-                    drop(moves_csv);
-                    moves.flush().map_err(FileError::at(&moves_path))?;
-                    checkpoint.moves_bytes = length(moves, &moves_path)?;
+                    let all = batch.iter().flat_map(|p| &p.moves);
+                    let (bytes, rows) = append(moves, &moves_path, all)?;
+                    checkpoint.moves_bytes = bytes;
+                    checkpoint.rows.moves += rows;
+                }
+                if let Some(matches) = &mut matches {
+                    let all = batch.iter().filter_map(|p| p.matched.as_ref());
+                    let (bytes, rows) = append(matches, &matches_path, all)?;
+                    checkpoint.matches_bytes = bytes;
+                    checkpoint.rows.matches += rows;
                 }
                 checkpoint.next = next;
                 write_checkpoint(disk, &path, &checkpoint)?;
@@ -375,8 +413,33 @@ pub fn run_on(
     }
     commit(disk, &path, &checkpoint)?;
     Ok(Finish::Complete {
-        games: checkpoint.rows.games,
+        units: if info.matches {
+            checkpoint.rows.matches
+        } else {
+            checkpoint.rows.games
+        },
+        rounds: checkpoint.rows.games,
     })
+}
+
+/// Appends `records` to a partial file, flushed; returns its new length and the rows added.
+fn append<'r, T: Serialize + 'r>(
+    file: &mut BufWriter<File>,
+    path: &Path,
+    records: impl Iterator<Item = &'r T>,
+) -> Result<(u64, u64), OutputError> {
+    let mut out = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(&mut *file);
+    let mut rows = 0;
+    for record in records {
+        out.serialize(record).map_err(csv_error(path))?;
+        rows += 1;
+    }
+    out.flush().map_err(FileError::at(path))?;
+    drop(out);
+    file.flush().map_err(FileError::at(path))?;
+    Ok((length(file, path)?, rows))
 }
 
 /// Turns a fully played run's partial files into the final ones, in an order that can be
@@ -387,7 +450,7 @@ pub fn run_on(
 /// 2. `summary.csv`, from the games;
 /// 3. `run.json`, with the rows the files hold;
 /// 4. `games.csv.partial` renamed `games.csv`;
-/// 5. `moves.csv.partial` renamed `moves.csv`;
+/// 5. `moves.csv.partial` renamed `moves.csv`, and `matches.csv.partial` `matches.csv`;
 /// 6. the checkpoint removed.
 ///
 /// Until step 6 the directory is unfinished, and `--resume` starts the commit again; the
@@ -402,9 +465,13 @@ pub(crate) fn commit(
     if checkpoint.run.moves {
         settled(dir, MOVES, checkpoint.moves_bytes)?;
     }
+    if checkpoint.run.matches {
+        settled(dir, MATCHES, checkpoint.matches_bytes)?;
+    }
     write_summary(disk, &games, &dir.join(SUMMARY))?;
     let run = RunFile {
         run: checkpoint.run.clone(),
+        date: checkpoint.date.clone(),
         rows: checkpoint.rows,
     };
     let json = serde_json::to_string_pretty(&run).expect("serialisable") + "\n";
@@ -412,6 +479,9 @@ pub(crate) fn commit(
     let mut kept = vec![GAMES];
     if checkpoint.run.moves {
         kept.push(MOVES);
+    }
+    if checkpoint.run.matches {
+        kept.push(MATCHES);
     }
     for name in kept {
         let from = partial(dir, name);

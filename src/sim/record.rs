@@ -1,4 +1,5 @@
-//! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `summary.csv`).
+//! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `matches.csv`,
+//! `summary.csv`).
 //! Column names are the field names; the README documents each. `Default` is there to name
 //! the columns (a header is written even for a file of no rows), not as a meaningful record.
 
@@ -11,7 +12,8 @@ pub struct GameRecord {
     pub variant: String,
     /// Content hash of the compiled rules.
     pub rules_hash: String,
-    /// Index of the game within its variant: `(pairing * 2 + seat_order) * games + i`.
+    /// Index of the game within its variant: `(pairing * 2 + seat_order) * games + i`; in a
+    /// match run, of the match the round belongs to.
     pub game: u64,
     /// The game's seed, 16 hex digits (see `sim::seed`).
     pub seed: String,
@@ -46,6 +48,50 @@ pub struct GameRecord {
     pub end_reason: String,
     /// The precise end rule (`last-seeds`, `unfeedable`, `majority`, `empty-row`, `stuck`, ...).
     pub end_rule: String,
+    /// In a match run: the match (as `game`); empty otherwise.
+    #[serde(rename = "match")]
+    pub match_index: Option<u64>,
+    /// In a match run: the round, from 1; empty otherwise.
+    pub round: Option<u16>,
+}
+
+/// One row of `matches.csv`: one match of rounds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// The variant's name.
+    pub variant: String,
+    /// Content hash of the compiled rules.
+    pub rules_hash: String,
+    /// Index of the match within its variant, as `game` in `games.csv`.
+    #[serde(rename = "match")]
+    pub match_index: u64,
+    /// The match's seed, 16 hex digits.
+    pub seed: String,
+    /// South's agent spec.
+    pub south_agent: String,
+    /// North's agent spec.
+    pub north_agent: String,
+    /// Who started the first round.
+    pub starter: String,
+    /// Rounds played.
+    pub rounds: u16,
+    /// `south`, `north` or `draw`.
+    pub winner: String,
+    /// What South held at the end: captures plus reserve (for tallied series, the sum of
+    /// every round's captures).
+    pub south_total: u32,
+    /// What North held at the end.
+    pub north_total: u32,
+    /// Rounds South won.
+    pub south_rounds: u16,
+    /// Rounds North won.
+    pub north_rounds: u16,
+    /// Rounds won by the player who started the match.
+    pub starter_rounds: u16,
+    /// Who won round 1: `south`, `north` or `draw`.
+    pub round_1_winner: String,
+    /// Why the match ended: `lose-below`, `first-to`, `round-cap`, `cannot-start`.
+    pub end_reason: String,
 }
 
 /// One row of `moves.csv`: one move of one game.
@@ -75,6 +121,8 @@ pub struct MoveRecord {
     pub extra_turn: bool,
     /// South's total minus North's after the move.
     pub score_difference: i32,
+    /// In a match run: the round, from 1; empty otherwise.
+    pub round: Option<u16>,
 }
 
 /// One row of `summary.csv`: one variant and one seating of the agents.

@@ -1,5 +1,6 @@
-//! Running an experiment: every (variant, seat order, game) unit, in parallel batches whose
-//! results come back in unit order, so the output does not depend on the number of threads.
+//! Running an experiment: every (variant, seat order, game) unit — a game, or a match of
+//! rounds — in parallel batches whose results come back in unit order, so the output does not
+//! depend on the number of threads.
 
 use std::fmt;
 use std::ops::Range;
@@ -8,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::record::{GameRecord, MoveRecord};
-use super::{play_game, seed, Players};
+use super::record::{GameRecord, MatchRecord, MoveRecord};
+use super::{play_game, play_match, seed, Players};
 use crate::agents::AgentSpec;
 use crate::rules::Rules;
 
@@ -25,6 +26,9 @@ pub struct Experiment {
     pub seed: u64,
     /// Whether to record every move.
     pub record_moves: bool,
+    /// Whether each unit is a match of rounds (every variant has match rules) rather than
+    /// a single game.
+    pub matches: bool,
 }
 
 /// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
@@ -84,12 +88,14 @@ impl FromStr for Shard {
     }
 }
 
-/// One game's results.
+/// One unit's results: a game, or a match and its rounds.
 pub struct Played {
-    /// The game.
-    pub game: GameRecord,
+    /// The game, or the match's rounds.
+    pub games: Vec<GameRecord>,
     /// Its moves, if recorded.
     pub moves: Vec<MoveRecord>,
+    /// The match, in a match run.
+    pub matched: Option<MatchRecord>,
 }
 
 /// Games per batch: large enough to keep every core busy, small enough to stream.
@@ -131,17 +137,21 @@ impl Experiment {
             names: [south.to_string(), north.to_string()],
         };
         let mut moves = Vec::new();
-        let record = play_game(
-            rules,
-            label,
-            players,
-            rest,
-            game_seed,
-            self.record_moves.then_some(&mut moves),
-        );
-        Played {
-            game: record,
-            moves,
+        let recorded = self.record_moves.then_some(&mut moves);
+        if self.matches {
+            let (matched, games) = play_match(rules, label, players, rest, game_seed, recorded);
+            Played {
+                games,
+                moves,
+                matched: Some(matched),
+            }
+        } else {
+            let game = play_game(rules, label, players, rest, game_seed, recorded);
+            Played {
+                games: vec![game],
+                moves,
+                matched: None,
+            }
         }
     }
 

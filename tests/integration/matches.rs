@@ -177,3 +177,235 @@ proptest! {
         }
     }
 }
+
+/// `simulate --match` with these extra arguments, into `out`.
+fn simulate_matches(out: &std::path::Path, extra: &[&str]) {
+    super::util::sowlab()
+        .args(["simulate", "variants/hoyito-i.sow", "variants/ba-awa.sow"])
+        .args(["--match", "--games", "40", "--agents", "random,greedy"])
+        .args(["--seed", "5", "--moves", "--out"])
+        .arg(out)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn read_csv<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Vec<T> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// One row per match in matches.csv, one per round in games.csv, and the two agree: the
+/// rounds of each match, their winners, and the totals of the last round.
+#[test]
+fn simulate_match_writes_matches_and_their_rounds_consistently() {
+    use sowlab::sim::record::{GameRecord, MatchRecord, MoveRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    simulate_matches(&out, &[]);
+    let matches: Vec<MatchRecord> = read_csv(&out.join("matches.csv"));
+    let rounds: Vec<GameRecord> = read_csv(&out.join("games.csv"));
+    let moves: Vec<MoveRecord> = read_csv(&out.join("moves.csv"));
+    assert_eq!(matches.len(), 2 * 2 * 40);
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["matches"], true);
+    assert_eq!(run["rows"]["matches"], 160);
+    assert_eq!(run["rows"]["games"], rounds.len());
+    for m in &matches {
+        let mine: Vec<&GameRecord> = rounds
+            .iter()
+            .filter(|r| r.variant == m.variant && r.match_index == Some(m.match_index))
+            .collect();
+        assert_eq!(mine.len(), usize::from(m.rounds), "{m:?}");
+        let numbers: Vec<u16> = mine.iter().map(|r| r.round.unwrap()).collect();
+        assert_eq!(numbers, (1..=m.rounds).collect::<Vec<_>>());
+        assert_eq!(mine[0].winner, m.round_1_winner);
+        assert_eq!(mine[0].starter, m.starter);
+        let won = |side: &str| mine.iter().filter(|r| r.winner == side).count() as u16;
+        assert_eq!(
+            (won("south"), won("north")),
+            (m.south_rounds, m.north_rounds)
+        );
+        assert!(["lose-below", "first-to", "round-cap", "cannot-start"]
+            .contains(&m.end_reason.as_str()));
+        // The winner of a match that ended below the losing total holds more.
+        if m.end_reason == "lose-below" && m.winner == "south" {
+            assert!(m.south_total > m.north_total, "{m:?}");
+        }
+        let last = mine.last().unwrap();
+        let turns: u32 = moves
+            .iter()
+            .filter(|mv| {
+                mv.variant == m.variant && mv.game == m.match_index && mv.round == Some(m.rounds)
+            })
+            .count() as u32;
+        assert_eq!(
+            turns, last.turns,
+            "moves.csv has every move of the last round"
+        );
+    }
+    assert!(rounds.iter().all(|r| r.game == r.match_index.unwrap()));
+}
+
+/// Matches are as reproducible as games: the same files on 1 or 2 threads, and shards merge
+/// into the files of a whole run.
+#[test]
+fn match_runs_do_not_depend_on_threads_and_shards_merge_into_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    simulate_matches(&one, &["--threads", "1"]);
+    simulate_matches(&two, &["--threads", "2"]);
+    let shards: Vec<std::path::PathBuf> = (1..=2)
+        .map(|k| dir.path().join(format!("shard{k}")))
+        .collect();
+    for k in [2, 1] {
+        simulate_matches(&shards[k - 1], &["--shard", &format!("{k}/2")]);
+    }
+    let merged = dir.path().join("merged");
+    super::util::sowlab()
+        .arg("merge")
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "merged 2 shards: wrote 160 matches (",
+        ));
+    for name in [
+        "matches.csv",
+        "games.csv",
+        "moves.csv",
+        "summary.csv",
+        "run.json",
+    ] {
+        let read = |d: &std::path::Path| std::fs::read(d.join(name)).unwrap();
+        assert!(read(&one) == read(&two), "{name} depends on the threads");
+        assert!(read(&one) == read(&merged), "{name} differs after a merge");
+    }
+}
+
+/// `--match` on a variant that plays single games says so in one line, exit 2, and writes
+/// nothing; `trace --match` too.
+#[test]
+fn match_flag_on_a_variant_without_match_rules_is_one_line_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let line = "error: `variants/oware.sow` has no match rules (no `match` block), so --match cannot play it\n";
+    super::util::sowlab()
+        .args(["simulate", "variants/oware.sow", "--match", "--games", "2"])
+        .args(["--agents", "random,random", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(line);
+    assert!(!out.exists());
+    super::util::sowlab()
+        .args(["trace", "variants/oware.sow", "--match", "--random", "3"])
+        .assert()
+        .code(2)
+        .stderr(line);
+}
+
+/// `trace --match --json`: states carry the round, closed holes, reserves and owners, each
+/// round ends with a `round_end` line, the round numbers rise by one, and the last line ends
+/// the match.
+#[test]
+fn trace_match_json_steps_through_every_round() {
+    let out = super::util::sowlab()
+        .args([
+            "trace",
+            "variants/hoyito-i.sow",
+            "--match",
+            "--random",
+            "100000",
+        ])
+        .args(["--seed", "3", "--json"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut round = 1;
+    for line in &lines {
+        if let Some(end) = line.get("round_end") {
+            assert_eq!(end["round"], round);
+            round += 1;
+        } else {
+            assert_eq!(line["round"], round);
+            for key in ["closed", "reserve", "owner"] {
+                assert!(line.get(key).is_some(), "{key} missing");
+            }
+        }
+    }
+    let last = &lines.last().unwrap()["round_end"];
+    assert!(
+        last["match_winner"].is_string() && last["next"].is_null(),
+        "{last}"
+    );
+    assert!(round > 2, "a match of several rounds");
+}
+
+/// `compare --match`: the report has the match table and charts, and `comparison.csv` the
+/// match measures with intervals; `sweep --match` charts them over the grid.
+#[test]
+fn compare_and_sweep_with_match_report_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    super::util::sowlab()
+        .args([
+            "compare",
+            "variants/hoyito-i.sow",
+            "variants/hoyito-iii.sow",
+            "--match",
+        ])
+        .args(["--games", "20", "--agents", "random,random", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("wrote 80 matches ("));
+    for chart in ["match-rates", "match-rounds", "match-ends"] {
+        for ext in ["svg", "png"] {
+            let file = out.join(format!("{chart}-random-vs-random.{ext}"));
+            assert!(file.exists(), "{} missing", file.display());
+        }
+    }
+    let index = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(index.contains("### Matches") && index.contains("round-1 winner wins the match"));
+    assert!(index.contains("--match"), "the command that made it");
+    let rows: Vec<sowlab::report::compare::ComparisonRecord> =
+        read_csv(&out.join("comparison.csv"));
+    for measure in [
+        "match_starter_rate",
+        "round_1_winner_match_rate",
+        "mean_rounds",
+    ] {
+        let found: Vec<_> = rows.iter().filter(|r| r.measure == measure).collect();
+        assert_eq!(found.len(), 2, "{measure}");
+        assert!(found
+            .iter()
+            .all(|r| r.low.unwrap() <= r.value && r.value <= r.high.unwrap()));
+    }
+    let sweep = dir.path().join("sweep");
+    super::util::sowlab()
+        .args([
+            "sweep",
+            "variants/hoyito-i.sow",
+            "--set",
+            "holes=5..6",
+            "--match",
+        ])
+        .args(["--games", "10", "--agents", "random,random", "--out"])
+        .arg(&sweep)
+        .assert()
+        .success();
+    assert!(sweep.join("sweep-matches-random-vs-random.svg").exists());
+    let csv = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().contains("match_starter_rate"));
+}

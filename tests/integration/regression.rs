@@ -306,28 +306,37 @@ impl Disk for FailAt {
 }
 
 /// Hoyito I and Ayoayo, random against random, 700 games per seat order: 2,800 games in
-/// three batches, with moves.
-fn three_batches() -> (Experiment, RunInfo) {
+/// three batches, with moves; or, with `matches`, Hoyito I and Ba-awa, 260 matches per seat
+/// order in two batches, without moves.
+fn three_batches(matches: bool) -> (Experiment, RunInfo) {
+    let (games, second) = if matches {
+        (260, "ba-awa")
+    } else {
+        (700, "ayoayo")
+    };
     let info = RunInfo {
         tool: "sowlab".into(),
         version: "test".into(),
+        commit: "test".into(),
         command: "test".into(),
         variants: Vec::new(),
         agents: vec!["random,random".into()],
-        games: 700,
+        games,
         seed: 11,
-        moves: true,
+        moves: !matches,
+        matches,
         shard: None,
     };
     let experiment = Experiment {
         variants: vec![
             ("Hoyito I".to_string(), variant("hoyito-i")),
-            ("Ayoayo".to_string(), variant("ayoayo")),
+            (second.to_string(), variant(second)),
         ],
         pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
-        games: 700,
+        games,
         seed: 11,
-        record_moves: true,
+        record_moves: !matches,
+        matches,
     };
     (experiment, info)
 }
@@ -345,6 +354,7 @@ fn write_run(
         experiment,
         info,
         units: 0..experiment.units(),
+        date: "2026-12-01".into(),
     };
     let never = AtomicBool::new(false);
     let mut out = OutDir::open(dir, Kind::Run)?;
@@ -361,12 +371,18 @@ fn write_run(
 /// byte for byte.
 #[test]
 fn r7_3_a_run_stopped_at_any_step_of_its_writing_resumes_to_the_same_files() {
-    let (experiment, info) = three_batches();
+    for matches in [false, true] {
+        stopped_at_every_step(matches);
+    }
+}
+
+fn stopped_at_every_step(matches: bool) {
+    let (experiment, info) = three_batches(matches);
     let tmp = tempfile::tempdir().unwrap();
     let whole = tmp.path().join("whole");
-    let games = experiment.units();
     let finish = write_run(&mut RealDisk, &experiment, &info, &whole, false).unwrap();
-    assert_eq!(finish, Finish::Complete { games });
+    assert!(matches!(finish, Finish::Complete { units, .. } if units == experiment.units()));
+    let complete = finish;
     let expected = snapshot(&whole);
     let (mut steps, mut restarted, mut resumed) = (0, 0, 0);
     for k in 0.. {
@@ -375,7 +391,7 @@ fn r7_3_a_run_stopped_at_any_step_of_its_writing_resumes_to_the_same_files() {
         match write_run(&mut disk, &experiment, &info, &dir, false) {
             Ok(finish) => {
                 // No step left to stop at.
-                assert_eq!(finish, Finish::Complete { games });
+                assert_eq!(finish, complete);
                 assert_eq!(snapshot(&dir), expected);
                 steps = k;
                 break;
@@ -385,7 +401,7 @@ fn r7_3_a_run_stopped_at_any_step_of_its_writing_resumes_to_the_same_files() {
         let stopped = snapshot(&dir);
         match write_run(&mut RealDisk, &experiment, &info, &dir, false) {
             Ok(finish) => {
-                assert_eq!(finish, Finish::Complete { games }, "step {k}");
+                assert_eq!(finish, complete, "step {k}");
                 restarted += 1;
             }
             Err(e) => {
@@ -398,15 +414,17 @@ fn r7_3_a_run_stopped_at_any_step_of_its_writing_resumes_to_the_same_files() {
                 );
                 let finish = write_run(&mut RealDisk, &experiment, &info, &dir, true)
                     .unwrap_or_else(|e| panic!("step {k}: {e}"));
-                assert_eq!(finish, Finish::Complete { games }, "step {k}");
+                assert_eq!(finish, complete, "step {k}");
             }
         }
         assert!(snapshot(&dir) == expected, "step {k}: the files differ");
     }
-    // While playing: two files created, three checkpoints (written, renamed). Then the
-    // commit: the checkpoint, summary.csv and run.json (each written, renamed), two renames,
-    // the checkpoint removed. Before the first checkpoint there is nothing to resume.
-    assert_eq!(steps, 2 + 3 * 2 + 9, "the steps of writing a run");
+    // While playing: two files created (games and moves, or games and matches), a checkpoint
+    // per batch (written, renamed). Then the commit: the checkpoint, summary.csv and run.json
+    // (each written, renamed), two renames, the checkpoint removed. Before the first
+    // checkpoint there is nothing to resume.
+    let batches = if matches { 2 } else { 3 };
+    assert_eq!(steps, 2 + batches * 2 + 9, "the steps of writing a run");
     assert_eq!((restarted, resumed), (4, steps - 4));
 }
 

@@ -28,7 +28,7 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
     let command = format!(
         "sowlab compare {}{} --out {}{}",
         files.join(" "),
-        run_flags(args.run.games, &args.run.agents, args.run.seed),
+        run_flags(&args.run),
         args.out.display(),
         repeated("--set", &args.set)
     );
@@ -75,7 +75,7 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
         "sowlab sweep {}{}{} --out {}",
         args.variant.display(),
         repeated("--set", &args.set),
-        run_flags(args.run.games, &args.run.agents, args.run.seed),
+        run_flags(&args.run),
         args.out.display()
     );
     // A grid has no single `simulate` command; the sweep's own reproduces it.
@@ -126,8 +126,9 @@ fn build(
     })?;
     // What a stopped or failed run left there.
     dir.clear()?;
-    let games = match execute(plan, None, &mut dir, false, threads, console.terminal)? {
-        Finish::Complete { games } | Finish::Unchanged { games } => games,
+    let (units, rounds) = match execute(plan, None, &mut dir, false, threads, console.terminal)? {
+        Finish::Complete { units, rounds } => (units, rounds),
+        Finish::Unchanged { units } => (units, 0),
         Finish::Interrupted { done } => {
             return Err(Error::InterruptedReport {
                 done,
@@ -152,7 +153,8 @@ fn build(
     }
     Ok(Outcome::Wrote(Closing {
         what: Wrote::Files,
-        games,
+        units,
+        rounds: plan.info.matches.then_some(rounds),
         dir: out.to_path_buf(),
         files: dir.finish()?,
     }))

@@ -9,6 +9,8 @@ use super::super::values::Setting;
 use super::super::{
     load_rules, progress, repeated, run_flags, Closing, Console, Error, Outcome, Wrote,
 };
+use crate::engine::Match;
+use crate::made;
 use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
 use crate::sim::merge::Shards;
@@ -42,6 +44,11 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     let mut infos = Vec::new();
     for (file, settings) in sources {
         let rules = load_rules(file, settings)?;
+        if run.r#match {
+            if let Err(e) = Match::new(&rules) {
+                return Err(Error::NoMatch(file.clone(), e));
+            }
+        }
         let written: Vec<String> = settings.iter().map(ToString::to_string).collect();
         let label = if tagged {
             format!("{} [{}]", rules.provenance.name, written.join(" "))
@@ -79,19 +86,21 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     let command = format!(
         "sowlab simulate {}{}{}{}",
         files.join(" "),
-        run_flags(run.games, &run.agents, run.seed),
+        run_flags(run),
         if moves { " --moves" } else { "" },
         repeated("--set", settings)
     );
     let info = RunInfo {
         tool: "sowlab".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
+        version: made::VERSION.into(),
+        commit: made::COMMIT.into(),
         command,
         variants: infos,
         agents: pairings,
         games: run.games,
         seed: run.seed,
         moves,
+        matches: run.r#match,
         shard: None,
     };
     let experiment = Experiment {
@@ -100,6 +109,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         games: run.games,
         seed: run.seed,
         record_moves: moves,
+        matches: run.r#match,
     };
     Ok(Plan { experiment, info })
 }
@@ -150,6 +160,7 @@ pub fn execute(
         experiment: &plan.experiment,
         info: &info,
         units,
+        date: made::today(),
     };
     let finish = pool.install(|| {
         output::run(&job, dir, resume, stop, |done, total| {
@@ -179,14 +190,15 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
         console.terminal,
     )?;
     let files = dir.finish()?;
-    let (what, games) = match finish {
-        Finish::Complete { games } => (Wrote::Files, games),
-        Finish::Unchanged { games } => (Wrote::Nothing, games),
+    let (what, units, rounds) = match finish {
+        Finish::Complete { units, rounds } => (Wrote::Files, units, rounds),
+        Finish::Unchanged { units } => (Wrote::Nothing, units, 0),
         Finish::Interrupted { done } => return Err(Error::Interrupted { done }),
     };
     Ok(Outcome::Wrote(Closing {
         what,
-        games,
+        units,
+        rounds: args.run.r#match.then_some(rounds),
         dir: args.out.clone(),
         files,
     }))
@@ -197,10 +209,11 @@ pub fn merge(args: &MergeArgs) -> Result<Outcome, Error> {
     // The shards are checked before `--out` is created.
     let shards = Shards::read(&args.shards)?;
     let mut dir = OutDir::open(&args.out, Kind::Run)?;
-    let merged = shards.merge_into(&mut dir)?;
+    let merged = shards.merge_into(&mut dir, &made::today())?;
     Ok(Outcome::Wrote(Closing {
         what: Wrote::Merged(merged.shards),
-        games: merged.games,
+        units: merged.units,
+        rounds: merged.rounds,
         dir: args.out.clone(),
         files: dir.finish()?,
     }))

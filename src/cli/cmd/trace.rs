@@ -8,9 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use super::super::args::TraceArgs;
 use super::super::{load_rules, Console, Error, Outcome};
 use crate::engine::{move_name, Event, Match, Table};
-use crate::report::trace::{
-    describe_move, describe_round_end, picture, JsonRoundEnd, JsonState,
-};
+use crate::report::trace::{describe_move, describe_round_end, picture, JsonRoundEnd, JsonState};
 
 /// Plays the moves asked for, through the rounds of a match with `--match`; an illegal move
 /// stops the trace with the moves that were legal.
@@ -93,7 +91,10 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 let end = JsonRoundEnd::new(m, &result, refill.as_ref());
                 print(&(end.line() + "\n"))?;
             } else {
-                print(&format!("\n{}", describe_round_end(m, &result, refill.as_ref())))?;
+                print(&format!(
+                    "\n{}",
+                    describe_round_end(m, &result, refill.as_ref())
+                ))?;
                 if refill.is_some() {
                     print(&format!("{}{}", picture(&rules, m.game()), status(&table)))?;
                 }
