@@ -40,6 +40,7 @@ pub mod cli;
 pub mod engine;
 pub mod lang;
 pub mod outdir;
+pub mod play;
 pub mod report;
 pub mod rules;
 pub mod sim;
