@@ -325,7 +325,7 @@ impl<'r> Session<'r> {
                 value + WIN
             )
         } else {
-            format!("{side}'s capture lead {depth} moves ahead (or at the end, if sooner) with best play by both")
+            format!("{side}'s capture lead {depth} moves ahead, or at the end if sooner, with best play by both")
         };
         format!(
             "hint (alphabeta:{depth}): play {}, value {value:+} ({meaning})\n",
