@@ -41,6 +41,7 @@ pub mod engine;
 pub mod lang;
 pub mod made;
 pub mod outdir;
+pub mod play;
 pub mod report;
 pub mod rules;
 pub mod sim;

@@ -12,8 +12,9 @@ use super::{play_chosen, score, Agent};
 use crate::engine::{Game, MoveReport};
 use crate::rules::Side;
 
-/// A finished game is worth more than any capture difference.
-const WIN: i32 = 1_000_000;
+/// A finished game is worth more than any capture difference: a won game is worth `WIN` plus
+/// the final capture margin, a lost one minus `WIN` plus that margin.
+pub const WIN: i32 = 1_000_000;
 
 #[derive(Clone, Copy)]
 enum Bound {
@@ -145,8 +146,13 @@ fn ordered(game: &mut Game<'_>, first: Option<usize>) -> Vec<usize> {
     moves.into_iter().map(|(_, hole)| hole).collect()
 }
 
-impl Agent for AlphaBeta {
-    fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
+impl AlphaBeta {
+    /// The move this agent would play in `game` (which is not over), and its value for the
+    /// player to move: the capture difference after the searched depth with best play on both
+    /// sides, or, for a game the search sees to its end, [`WIN`] plus the final capture margin
+    /// for a win and minus [`WIN`] plus that margin for a loss. `rng` breaks ties between
+    /// equally good moves. The game is left as it was.
+    pub fn search(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> (usize, i32) {
         let me = game.to_move().expect("the game is not over");
         self.table.clear();
         // Shuffled root order: among equally good moves the first found is played, so ties are
@@ -154,6 +160,7 @@ impl Agent for AlphaBeta {
         let mut roots = game.legal_moves();
         roots.shuffle(rng);
         let mut choice = roots[0];
+        let mut found = 0;
         for depth in 1..=self.depth {
             let mut best = i32::MIN;
             let mut alpha = -WIN * 2;
@@ -170,7 +177,15 @@ impl Agent for AlphaBeta {
                 }
                 alpha = alpha.max(value);
             }
+            found = best;
         }
+        (choice, found)
+    }
+}
+
+impl Agent for AlphaBeta {
+    fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
+        let (choice, _) = self.search(game, rng);
         play_chosen(game, choice)
     }
 }

@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::{Game, MoveReport};
 use crate::rules::Side;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, WIN};
 pub use greedy::Greedy;
 pub use mcts::Mcts;
 

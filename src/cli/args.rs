@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use super::values::{move_value, threads, Axis, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES};
+use crate::agents::AgentSpec;
+use crate::rules::Side;
 use crate::sim::runner::Shard;
 
 /// Rule language, engine and self-play laboratory for recorded mancala variants.
@@ -30,6 +32,8 @@ pub enum Command {
     List(ListArgs),
     /// Play moves and print a step-by-step account, or one JSON state per move.
     Trace(TraceArgs),
+    /// Play a game in the terminal against an agent, or between two people at the keyboard.
+    Play(PlayArgs),
     /// Print a variant's compiled rules in words, with the readings they rest on.
     Explain(ExplainArgs),
     /// Self-play many games per variant between two agents; write CSV results.
@@ -99,6 +103,49 @@ pub struct TraceArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+}
+
+/// `sowlab play FILE [--vs AGENT] [--seat south|north] [--seed S]`
+#[derive(Debug, Args)]
+#[command(after_help = PLAY_HELP)]
+pub struct PlayArgs {
+    /// Variant file.
+    pub file: PathBuf,
+    /// The agent that takes the other seat: random, greedy, alphabeta:1..12 or mcts:1..1000000.
+    /// Without it, two people take turns at the keyboard.
+    #[arg(long, value_name = "AGENT")]
+    pub vs: Option<AgentSpec>,
+    /// The seat you take against the agent (default south).
+    #[arg(long, value_enum, requires = "vs")]
+    pub seat: Option<Seat>,
+    /// Seed of the agent's random draws and of the hints' tie-breaks, 0 to
+    /// 18446744073709551615.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<Setting>,
+}
+
+const PLAY_HELP: &str = "Commands are read line by line from standard input: a hole number (3, or 3cw / 3ccw where the mover chooses the direction), moves, board, undo, hint [DEPTH], save FILE (the moves, comma-separated, as `sowlab trace FILE --moves` replays them), help, quit. The end of the input ends the session. When standard output is not a terminal the text is plain (no colours, no prompt), and commands that were not typed at a terminal are echoed after `> `, so a piped game reads as a transcript.";
+
+/// A seat at the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Seat {
+    /// Holes 0..N, the bottom row.
+    South,
+    /// Holes N..2N, the top row.
+    North,
+}
+
+impl Seat {
+    /// The side of the board.
+    pub fn side(self) -> Side {
+        match self {
+            Seat::South => Side::South,
+            Seat::North => Side::North,
+        }
+    }
 }
 
 /// `sowlab explain FILE`

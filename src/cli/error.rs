@@ -97,6 +97,9 @@ pub enum Error {
     /// A file that cannot be written (`fmt`).
     #[error(transparent)]
     File(#[from] FileError),
+    /// Standard input cannot be read (`play`).
+    #[error("cannot read the input: {0}")]
+    Stdin(io::Error),
     /// Standard output cannot be written.
     #[error("cannot write the output: {0}")]
     Stdout(io::Error),

@@ -107,6 +107,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Fmt(a) => cmd::fmt::run(a, console),
         Command::List(a) => cmd::list::run(a, console),
         Command::Trace(a) => cmd::trace::run(a, console),
+        Command::Play(a) => cmd::play::run(a, console, &mut std::io::stdin().lock()),
         Command::Explain(a) => cmd::explain::run(a, console),
         Command::Simulate(a) => cmd::simulate::run(a, console),
         Command::Merge(a) => cmd::simulate::merge(a),

@@ -2,8 +2,8 @@
 //! fail, as a crash or a full disk would at that step, and check what a resume makes of the
 //! directory left behind.
 
-use std::fs::{self, File};
-use std::io;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Creating, writing, renaming and removing files: one call per step of writing a run.
@@ -83,4 +83,39 @@ pub fn write_atomically(disk: &mut dyn Disk, path: &Path, bytes: &[u8]) -> Resul
     let tmp = temporary(path);
     disk.write(&tmp, bytes).map_err(FileError::at(&tmp))?;
     disk.rename(&tmp, path).map_err(FileError::at(path))
+}
+
+/// Writes `bytes` to `path` in place of any file of that name: beside it under a name of its
+/// own (made for this write, with the old file's permissions), then renamed over it, so the
+/// file is always the old one or the new one, whole (`fmt`, `play`'s `save`).
+///
+/// # Errors
+/// Any step's error, with `path`; the name written first is then removed.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let tmp = path.with_file_name(format!(".{name}.{}.sowlab", std::process::id()));
+    let permissions = match fs::metadata(path) {
+        Ok(metadata) => Some(metadata.permissions()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(FileError::at(path)(e)),
+    };
+    let write = || -> io::Result<()> {
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        match permissions {
+            Some(permissions) => fs::set_permissions(&tmp, permissions),
+            None => Ok(()),
+        }
+    };
+    if let Err(e) = write() {
+        let _ = fs::remove_file(&tmp);
+        return Err(FileError::at(path)(e));
+    }
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        FileError::at(path)(e)
+    })
 }

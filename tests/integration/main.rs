@@ -9,6 +9,7 @@ mod format;
 mod golden;
 mod invariants;
 mod matches;
+mod play;
 mod reference;
 mod regression;
 mod report;

@@ -5,5 +5,6 @@ pub mod compare;
 pub mod explain;
 pub mod fmt;
 pub mod list;
+pub mod play;
 pub mod simulate;
 pub mod trace;

@@ -1,0 +1,616 @@
+//! A game at the keyboard (`sowlab play`): the [`Session`] that takes one command line at a
+//! time, plays it (and the agent's replies), and answers with the text to print.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::agents::{Agent, AgentSpec, AlphaBeta, WIN};
+use crate::engine::{move_name, parse_move, EndReason, Event, Game, PlayError, CLOCKWISE};
+use crate::report::trace::{describe_move, picture};
+use crate::rules::{Rules, Side};
+
+/// The depth of `hint` when the command gives none: instant on the shipped boards.
+pub const HINT_DEPTH: u8 = 8;
+
+/// The deepest `hint`, as for `alphabeta:D`.
+pub const MAX_HINT_DEPTH: u8 = 12;
+
+/// The random stream of the agent's moves (see [`Session::rng`]).
+const AGENT_STREAM: u64 = 0;
+/// The random stream of hints.
+const HINT_STREAM: u64 = 1;
+
+/// How a session is set up: who plays, and how its text looks.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The agent that plays the seat the human does not; `None`: two people take turns.
+    pub opponent: Option<AgentSpec>,
+    /// The human's seat against an agent.
+    pub human: Side,
+    /// The seed of the agent's draws and of the tie-breaks of hints.
+    pub seed: u64,
+    /// The variant file as the user named it, for the opening lines.
+    pub source: String,
+    /// The command that replays a saved move list, up to its `--moves`:
+    /// `sowlab trace FILE [--set ...]`.
+    pub replay: String,
+    /// ANSI colours, for a terminal.
+    pub colour: bool,
+}
+
+/// What a command gave: text to print, a file to write, and whether the session is over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    /// What to print, whole lines.
+    pub text: String,
+    /// `save FILE`: what to write where (the caller writes it, and says how it went).
+    pub save: Option<Save>,
+    /// `quit`: the session is over.
+    pub quit: bool,
+}
+
+/// A move list to write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Save {
+    /// The file, as given.
+    pub path: PathBuf,
+    /// The moves, comma-separated, as `sowlab trace FILE --moves` takes them, and a newline.
+    pub contents: String,
+    /// The line to print once it is written.
+    pub done: String,
+}
+
+/// A command, as typed.
+enum Command<'a> {
+    Move(usize),
+    Undo,
+    Hint(u8),
+    Moves,
+    Board,
+    Help,
+    Save(&'a str),
+    Quit,
+    Nothing,
+}
+
+impl Command<'_> {
+    fn parse(line: &str) -> Result<Command<'_>, String> {
+        let line = line.trim();
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
+        let alone = |command| {
+            if rest.is_empty() {
+                Ok(command)
+            } else {
+                Err(format!("`{word}` takes nothing after it"))
+            }
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "" => Ok(Command::Nothing),
+            "undo" => alone(Command::Undo),
+            "moves" | "legal" => alone(Command::Moves),
+            "board" => alone(Command::Board),
+            "help" | "?" => alone(Command::Help),
+            "quit" | "exit" | "q" => alone(Command::Quit),
+            "hint" if rest.is_empty() => Ok(Command::Hint(HINT_DEPTH)),
+            "hint" => match rest.parse() {
+                Ok(depth @ 1..=MAX_HINT_DEPTH) => Ok(Command::Hint(depth)),
+                _ => Err(format!(
+                    "`hint` takes a depth from 1 to {MAX_HINT_DEPTH}, or none for {HINT_DEPTH}"
+                )),
+            },
+            "save" if rest.is_empty() => Err("`save` needs a file name: save FILE".into()),
+            "save" => Ok(Command::Save(rest)),
+            _ => match parse_move(line) {
+                Some(mv) if rest.is_empty() => Ok(Command::Move(mv)),
+                _ => Err(format!(
+                    "`{line}` is neither a move nor a command; type help for the list"
+                )),
+            },
+        }
+    }
+}
+
+/// A game between a person and an agent, or two people, one command at a time.
+pub struct Session<'r> {
+    rules: &'r Rules,
+    setup: Setup,
+    /// The agent, if one plays.
+    agent: Option<Box<dyn Agent>>,
+    /// Every move from the start, with who made it. Undo cuts this list and replays it from
+    /// the start rather than keeping a game per move: a game is a pure function of the rules
+    /// and the moves, so the replay is exactly the game before those moves (repetition
+    /// history, quiet counters and all), and the list is the one record the session keeps;
+    /// it is also what `save` writes and `trace --moves` replays, so an undone game is by
+    /// construction what `trace` would show. A replay of a game played by hand is instant.
+    moves: Vec<(usize, Side)>,
+    game: Game<'r>,
+}
+
+impl<'r> Session<'r> {
+    /// A new game of `rules`; also the opening text: the variant, the board, the agent's
+    /// moves if it starts, and who is to move.
+    pub fn start(rules: &'r Rules, setup: Setup) -> (Session<'r>, String) {
+        let mut session = Session {
+            rules,
+            agent: setup.opponent.map(AgentSpec::build),
+            setup,
+            moves: Vec::new(),
+            game: Game::new(rules),
+        };
+        let mut text = format!(
+            "{} — rules {} ({})\n",
+            rules.provenance.name,
+            rules.hash(),
+            session.setup.source
+        );
+        match session.setup.opponent {
+            Some(spec) => {
+                let _ = writeln!(
+                    text,
+                    "you play {} against {spec} (seed {})",
+                    session.setup.human.name(),
+                    session.setup.seed
+                );
+            }
+            None => text.push_str("two players take turns at the keyboard\n"),
+        }
+        text.push_str("type a hole number to play it, or help for the commands\n\n");
+        text.push_str(&picture(rules, &session.game));
+        text.push_str(&session.agent_moves());
+        text.push_str(&session.status());
+        (session, text)
+    }
+
+    /// Runs one command line: a move, `undo`, `hint [DEPTH]`, `moves`, `board`, `help`,
+    /// `save FILE` or `quit`. A command that cannot be carried out (an illegal move, a
+    /// misspelt word) is answered with the reason, and the game goes on.
+    pub fn command(&mut self, line: &str) -> Reply {
+        let text = match Command::parse(line) {
+            Err(why) => format!("{why}\n"),
+            Ok(Command::Nothing) => String::new(),
+            Ok(Command::Move(mv)) => self.human_move(mv),
+            Ok(Command::Undo) => self.undo(),
+            Ok(Command::Hint(depth)) => self.hint(depth),
+            Ok(Command::Moves) => self.status(),
+            Ok(Command::Board) => picture(self.rules, &self.game) + &self.status(),
+            Ok(Command::Help) => self.help(),
+            Ok(Command::Save(path)) => return self.save(path),
+            Ok(Command::Quit) => {
+                return Reply {
+                    text: format!("quit {}", self.played()),
+                    quit: true,
+                    ..Reply::default()
+                }
+            }
+        };
+        Reply {
+            text,
+            ..Reply::default()
+        }
+    }
+
+    /// What to say when the input ends (the session ends with it).
+    pub fn end_of_input(&self) -> String {
+        format!("end of input: the session ends {}", self.played())
+    }
+
+    /// The prompt before a command: who is to move.
+    pub fn prompt(&self) -> String {
+        match self.game.to_move() {
+            None => "game over> ".into(),
+            Some(side) => format!("{}{}> ", side.name(), self.role(side)),
+        }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game<'r> {
+        &self.game
+    }
+
+    /// The moves played so far, named as `trace --moves` takes them.
+    pub fn moves(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .map(|&(mv, _)| move_name(self.rules, mv))
+            .collect()
+    }
+
+    /// `after N move(s): 3,7,1`, for the last line of a session.
+    fn played(&self) -> String {
+        match self.moves.len() {
+            0 => "before any move\n".into(),
+            n => format!("after {n} move(s): {}\n", self.moves().join(",")),
+        }
+    }
+
+    fn human_move(&mut self, mv: usize) -> String {
+        if self.game.is_over() {
+            return "the game is over: undo takes back the last move, save FILE keeps it, quit ends\n".into();
+        }
+        let side = self.game.to_move().expect("the game is not over");
+        if mv >= CLOCKWISE && !self.rules.program.sowing.direction.has_choice() {
+            return format!(
+                "in this variant the direction is not chosen: give the hole alone; {side} can play {}\n",
+                self.legal()
+            );
+        }
+        match self.play(mv) {
+            Ok(account) => account + &self.agent_moves() + &self.status(),
+            Err(error) => format!(
+                "hole {} cannot be played: {}; {side} can play {}\n",
+                move_name(self.rules, error.hole),
+                error.reason,
+                self.legal()
+            ),
+        }
+    }
+
+    /// Plays a move: the account of its sowing, and the board after it.
+    fn play(&mut self, mv: usize) -> Result<String, PlayError> {
+        let mut events: Vec<Event> = Vec::new();
+        let report = self.game.play_traced(mv, &mut events)?;
+        let side = report.side.expect("a move has a mover");
+        self.moves.push((mv, side));
+        let account = describe_move(self.rules, self.moves.len() as u32, &report, &events);
+        Ok(self.highlight(&account) + &picture(self.rules, &self.game))
+    }
+
+    /// The agent's moves while it is to move.
+    fn agent_moves(&mut self) -> String {
+        let mut text = String::new();
+        while let Some(side) = self.game.to_move() {
+            let mut rng = self.rng(AGENT_STREAM);
+            let Some(agent) = self.agent.as_mut().filter(|_| side != self.setup.human) else {
+                break;
+            };
+            // The agent plays on a copy; its move is then played here with its events told.
+            let mv = agent.play(&mut self.game.clone(), &mut rng).hole;
+            text.push('\n');
+            text.push_str(&self.play(mv).expect("agents choose legal moves"));
+        }
+        text
+    }
+
+    /// Takes back the last move; against an agent, back to the human's previous turn.
+    fn undo(&mut self) -> String {
+        let from = match self.setup.opponent {
+            None => self.moves.len().checked_sub(1),
+            Some(_) => self
+                .moves
+                .iter()
+                .rposition(|&(_, side)| side == self.setup.human),
+        };
+        let Some(from) = from else {
+            return match self.setup.opponent {
+                None => "nothing to undo: no move has been played\n",
+                Some(_) => "nothing to undo: you have not moved yet\n",
+            }
+            .into();
+        };
+        let taken: Vec<String> = (from..self.moves.len())
+            .map(|i| {
+                let (mv, side) = self.moves[i];
+                format!("move {} ({side} {})", i + 1, move_name(self.rules, mv))
+            })
+            .collect();
+        self.moves.truncate(from);
+        self.game = Game::new(self.rules);
+        for &(mv, _) in &self.moves {
+            self.game
+                .play(mv)
+                .expect("moves played once are legal again from the same start");
+        }
+        format!("took back {}\n", taken.join(", "))
+            + &picture(self.rules, &self.game)
+            + &self.status()
+    }
+
+    /// What alpha-beta to `depth` would play, and the value it finds.
+    fn hint(&mut self, depth: u8) -> String {
+        let Some(side) = self.game.to_move() else {
+            return "the game is over: there is nothing to hint\n".into();
+        };
+        let mut game = self.game.clone();
+        let (mv, value) = AlphaBeta::new(depth).search(&mut game, &mut self.rng(HINT_STREAM));
+        let meaning = if value > WIN / 2 {
+            format!("{side} wins with best play, final margin {:+}", value - WIN)
+        } else if value < -WIN / 2 {
+            format!(
+                "{side} loses with best play, final margin {:+}",
+                value + WIN
+            )
+        } else {
+            format!("{side}'s capture lead {depth} moves ahead, or at the end if sooner, with best play by both")
+        };
+        format!(
+            "hint (alphabeta:{depth}): play {}, value {value:+} ({meaning})\n",
+            move_name(self.rules, mv)
+        )
+    }
+
+    fn save(&self, path: &str) -> Reply {
+        if self.moves.is_empty() {
+            return Reply {
+                text: "no moves to save yet\n".into(),
+                ..Reply::default()
+            };
+        }
+        let list = self.moves().join(",");
+        Reply {
+            save: Some(Save {
+                path: PathBuf::from(path),
+                contents: format!("{list}\n"),
+                done: format!(
+                    "saved {} move(s) to {path}; `{} --moves $(cat {path})` replays them\n",
+                    self.moves.len(),
+                    self.setup.replay
+                ),
+            }),
+            ..Reply::default()
+        }
+    }
+
+    fn help(&self) -> String {
+        let mut text = String::from("commands:\n");
+        let direction = if self.rules.program.sowing.direction.has_choice() {
+            "3cw, 3ccw      sow hole 3 clockwise or counterclockwise (3 alone: counterclockwise)"
+        } else {
+            "3              sow hole 3 (holes are numbered on the board)"
+        };
+        for line in [
+            direction,
+            "moves, legal   the legal moves",
+            "board          the board again",
+            "undo           take back the last move (against an agent: back to your previous turn)",
+        ] {
+            let _ = writeln!(text, "  {line}");
+        }
+        let _ = writeln!(
+            text,
+            "  hint [DEPTH]   the move alphabeta:DEPTH would play and its value (depth {HINT_DEPTH} if not given, 1 to {MAX_HINT_DEPTH})"
+        );
+        let _ = writeln!(
+            text,
+            "  save FILE      write the moves played, comma-separated, as `sowlab trace` replays them:\n                 {} --moves $(cat FILE)",
+            self.setup.replay
+        );
+        text.push_str("  help           this list\n  quit           end the session (so does the end of the input)\n");
+        text
+    }
+
+    /// Who is to move and what they can play, or how the game ended.
+    fn status(&mut self) -> String {
+        let Some(side) = self.game.to_move() else {
+            return self.result();
+        };
+        let line = format!(
+            "{side}{} to move; legal moves: {}",
+            self.role(side),
+            self.legal()
+        );
+        format!("{}\n", self.paint(BOLD, &line))
+    }
+
+    /// The end of the game: the result, why, the final totals, and how to keep the game.
+    fn result(&self) -> String {
+        let outcome = self.game.outcome().expect("the game is over");
+        let winner = match outcome.winner {
+            Some(side) => format!("{side}{} wins", self.role(side)),
+            None => "a draw".into(),
+        };
+        let [south, north] = self.game.position().stores();
+        let left = match self.game.position().board_seeds() {
+            0 => String::new(),
+            n => format!(", {n} left on the board"),
+        };
+        let mut text = self.paint(
+            BOLD,
+            &format!(
+                "game over: {winner} ({}: {})",
+                outcome.reason.name(),
+                ending(outcome.reason)
+            ),
+        );
+        let _ = write!(
+            text,
+            "\nfinal totals: south {south}, north {north}{left}\nsave FILE keeps the moves for `sowlab trace`; undo takes back the last move; quit ends\n"
+        );
+        text
+    }
+
+    /// ` (you)` or ` (alphabeta:6)` against an agent; nothing between two people.
+    fn role(&self, side: Side) -> String {
+        match self.setup.opponent {
+            None => String::new(),
+            Some(_) if side == self.setup.human => " (you)".into(),
+            Some(spec) => format!(" ({spec})"),
+        }
+    }
+
+    /// The legal moves, named, space-separated.
+    fn legal(&mut self) -> String {
+        let legal: Vec<String> = self
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| move_name(self.rules, mv))
+            .collect();
+        legal.join(" ")
+    }
+
+    /// The draws for the move about to be made (or hinted): a stream of the seed per move
+    /// number, so an undone move answered again meets the same draws, and a session is a pure
+    /// function of its setup and its input.
+    fn rng(&self, purpose: u64) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.setup.seed);
+        rng.set_stream(2 * self.moves.len() as u64 + purpose);
+        rng
+    }
+
+    /// Captures and extra turns in colour, on a terminal.
+    fn highlight(&self, account: &str) -> String {
+        account
+            .lines()
+            .map(|line| {
+                let trimmed = line.trim_start();
+                let colour = if trimmed.starts_with("capture") || trimmed.starts_with("raid") {
+                    Some(YELLOW)
+                } else if trimmed.starts_with("another turn") || trimmed.starts_with("house") {
+                    Some(CYAN)
+                } else {
+                    None
+                };
+                match colour {
+                    Some(code) => self.paint(code, line) + "\n",
+                    None => format!("{line}\n"),
+                }
+            })
+            .collect()
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.setup.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+const BOLD: &str = "1";
+const YELLOW: &str = "33";
+const CYAN: &str = "36";
+
+/// An end reason in words.
+fn ending(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::LastSeeds => "the last seeds went to a player",
+        EndReason::Majority => "a player captured more than half the seeds",
+        EndReason::EmptyRow => "a move left a row empty",
+        EndReason::Singletons => "no hole holds more than one seed",
+        EndReason::Quiet => "too many moves without a capture",
+        EndReason::Emptied => "the mover emptied their own holes",
+        EndReason::Unfeedable => "the opponent's row was empty and no move could feed it",
+        EndReason::GrandSlam => "a grand slam",
+        EndReason::Stuck => "the player to move could not move",
+        EndReason::EndlessMove => "a move whose sowing never ends",
+        EndReason::BoardEmpty => "no seed is left in play",
+        EndReason::NoMoves => "neither player could move",
+        EndReason::Cap => "the move cap was reached",
+        EndReason::Repetition => "a position occurred for the third time",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang;
+
+    /// Kalah, on a board of `holes` holes of `seeds` seeds.
+    fn kalah(holes: u32, seeds: u32) -> Rules {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/kalah.sow");
+        let settings = [
+            ("holes".to_string(), holes.to_string()),
+            ("seeds".to_string(), seeds.to_string()),
+        ];
+        lang::compile_path(&path, &settings).expect("kalah compiles")
+    }
+
+    fn setup(opponent: Option<AgentSpec>) -> Setup {
+        Setup {
+            opponent,
+            human: Side::South,
+            seed: 7,
+            source: "kalah.sow".into(),
+            replay: "sowlab trace kalah.sow".into(),
+            colour: false,
+        }
+    }
+
+    #[test]
+    fn two_people_play_to_the_end_and_save_the_moves_as_trace_takes_them() {
+        let rules = kalah(3, 2);
+        let (mut session, opening) = Session::start(&rules, setup(None));
+        assert!(
+            opening.ends_with("south to move; legal moves: 0 1 2\n"),
+            "{opening}"
+        );
+        let mut last = String::new();
+        for mv in ["0", "3", "2", "5", "0", "3", "1", "3", "2"] {
+            last = session.command(mv).text;
+        }
+        assert!(last.contains("game over: north wins (empty-row"), "{last}");
+        assert!(last.contains("final totals: south 3, north 9\n"), "{last}");
+        assert_eq!(session.prompt(), "game over> ");
+        let save = session
+            .command("save  my game.txt ")
+            .save
+            .expect("a file to write");
+        assert_eq!(save.path, PathBuf::from("my game.txt"));
+        assert_eq!(save.contents, "0,3,2,5,0,3,1,3,2\n");
+        let quit = session.command("quit");
+        assert!(
+            quit.quit && quit.text.contains("after 9 move(s)"),
+            "{quit:?}"
+        );
+    }
+
+    #[test]
+    fn refused_commands_change_nothing() {
+        let rules = kalah(6, 4);
+        let (mut session, _) = Session::start(&rules, setup(None));
+        for (line, answer) in [
+            (
+                "7",
+                "hole 7 cannot be played: it is not the mover's hole; south can play 0 1 2 3 4 5\n",
+            ),
+            ("2cw", "in this variant the direction is not chosen"),
+            ("undo", "nothing to undo: no move has been played\n"),
+            ("hint 0", "`hint` takes a depth from 1 to 12"),
+            ("save", "`save` needs a file name"),
+            ("save x.txt", "no moves to save yet\n"),
+            ("undo now", "`undo` takes nothing after it\n"),
+            ("play 3", "`play 3` is neither a move nor a command"),
+        ] {
+            let reply = session.command(line);
+            assert!(reply.text.starts_with(answer), "{line}: {}", reply.text);
+            assert!(reply.save.is_none() && !reply.quit, "{line}");
+        }
+        assert!(session.moves().is_empty() && session.command("").text.is_empty());
+    }
+
+    #[test]
+    fn undo_against_an_agent_meets_the_same_reply_again() {
+        let rules = kalah(6, 4);
+        let (mut session, _) = Session::start(&rules, setup(Some(AgentSpec::Random)));
+        let first = session.command("1").text;
+        let moves = session.moves();
+        assert!(moves.len() > 1, "the agent replied: {first}");
+        let undone = session.command("undo").text;
+        assert!(
+            undone.starts_with("took back move 1 (south 1), move 2 (north "),
+            "{undone}"
+        );
+        assert!(session.moves().is_empty() && session.game().position().stores() == [0, 0]);
+        assert_eq!(session.command("1").text, first);
+        assert_eq!(session.moves(), moves);
+    }
+
+    #[test]
+    fn hint_reads_a_won_game_as_a_win() {
+        let rules = kalah(2, 1);
+        let (mut session, _) = Session::start(&rules, setup(None));
+        let hint = session.command("hint 12").text;
+        assert!(
+            hint.contains("(south wins with best play, final margin +"),
+            "{hint}"
+        );
+        // Asking does not play.
+        assert!(session.moves().is_empty());
+    }
+}
