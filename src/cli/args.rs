@@ -17,7 +17,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`), or files to format (`fmt --check`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`), files to format (`fmt --check`), or rules that differ (`diff`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -32,6 +32,23 @@ pub enum Command {
     Trace(TraceArgs),
     /// Print a variant's compiled rules in words, with the readings they rest on.
     Explain(ExplainArgs),
+    /// Print the rules on which two variants differ, in the words of `explain`.
+    ///
+    /// The compiled rules are compared, not the text: two files that spell the same rules
+    /// differently (layout, order, comments, names of captures, provenance) have the same
+    /// rules hash and do not differ.
+    ///
+    /// Output: a line per file (`A  FILE  "NAME"  rules HASH`, then B). If the hashes are the
+    /// same, "The rules are the same" and exit 0. Otherwise, by section (Board, Sowing,
+    /// Captures, Houses, Feeding, End, Match), each rule that differs: its topic or, for a
+    /// capture or house rule, its name (both names if the files name it differently), then
+    /// A's sentence and B's on lines of their own ("(no such rule)" where a file has none),
+    /// and, where the sentences share a start or an end, the words that differ; exit 1.
+    /// Capture and house rules pair by content, then name, then place in the list, keeping
+    /// their order, which matters: the engine tries them in file order. A last note lists the
+    /// reading marks only one file rests on; they are not rules and do not change the exit
+    /// code. An unreadable file or one with errors: one line on stderr, exit 2.
+    Diff(DiffArgs),
     /// Self-play many games per variant between two agents; write CSV results.
     Simulate(SimulateArgs),
     /// Join the output directories of `simulate --shard` runs into one run.
@@ -102,6 +119,19 @@ pub struct ExplainArgs {
     /// Variant file.
     pub file: PathBuf,
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<Setting>,
+}
+
+/// `sowlab diff A B`
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The first variant file (A).
+    pub a: PathBuf,
+    /// The second variant file (B).
+    pub b: PathBuf,
+    /// Board overrides applied to both: holes=1..16, seeds=1..1000, starter=south|north,
+    /// cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
 }
