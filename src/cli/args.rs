@@ -34,20 +34,23 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Print the rules on which two variants differ, in the words of `explain`.
     ///
-    /// The compiled rules are compared, not the text: two files that spell the same rules
-    /// differently (layout, order, comments, names of captures, provenance) have the same
-    /// rules hash and do not differ.
+    /// The compiled rules are compared, not the text: files that spell the same rules
+    /// differently (layout, order of blocks and lines, comments, capture names, provenance)
+    /// have the same rules hash and do not differ.
     ///
-    /// Output: a line per file (`A  FILE  "NAME"  rules HASH`, then B). If the hashes are the
-    /// same, "The rules are the same" and exit 0. Otherwise, by section (Board, Sowing,
-    /// Captures, Houses, Feeding, End, Match), each rule that differs: its topic or, for a
-    /// capture or house rule, its name (both names if the files name it differently), then
-    /// A's sentence and B's on lines of their own ("(no such rule)" where a file has none),
-    /// and, where the sentences share a start or an end, the words that differ; exit 1.
-    /// Capture and house rules pair by content, then name, then place in the list, keeping
-    /// their order, which matters: the engine tries them in file order. A last note lists the
-    /// reading marks only one file rests on; they are not rules and do not change the exit
-    /// code. An unreadable file or one with errors: one line on stderr, exit 2.
+    /// Output: a line per file, `A  FILE  "NAME"  rules HASH`, then B's. Same hash: "The rules
+    /// are the same", exit 0. Otherwise, by section (Board, Sowing, Captures, Houses, Feeding,
+    /// End, Match), each rule that differs: its topic, or a capture's or house's name (both
+    /// names if the files name it differently; its place, e.g. `(1st in A)`, if only one file
+    /// has it); then `A: ` and `B: ` with each file's sentence, `(no such rule)` where it has
+    /// none; then, where the two sentences are mostly alike, the passages that differ
+    /// (`only A says "..."`, `A says "...", B says "..."`); exit 1. Captures and houses pair by
+    /// content, then name, then place, in order: the engine tries them in file order. If no
+    /// sentence differs, the compiled fields that do are listed.
+    ///
+    /// A closing note lists the reading marks only one file rests on: they are not rules and
+    /// do not change the exit code. A file that cannot be read or compiled: one line on
+    /// stderr, exit 2.
     Diff(DiffArgs),
     /// Self-play many games per variant between two agents; write CSV results.
     Simulate(SimulateArgs),
