@@ -1,10 +1,8 @@
 //! `sowlab diff A B`: the rules two variants differ in, from their compiled rules.
 
-use std::path::Path;
-
 use predicates::prelude::*;
 
-use super::util::{path, sowlab};
+use super::util::{assert_golden, path, sowlab, variant};
 
 /// The pairs with golden output in `tests/golden/diff/<a>--<b>.txt`.
 const PAIRS: [(&str, &str); 9] = [
@@ -30,28 +28,13 @@ fn diff_output_matches_its_golden_files() {
         let same = a == "catalogue/awale";
         let out = out.code(if same { 0 } else { 1 });
         let mut text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        for file in &files {
-            let hash = sowlab::lang::compile_path(&path(file), &[]).unwrap().hash();
-            text = text.replace(&hash, "<hash>");
+        for v in [a, b] {
+            text = text.replace(&variant(v).hash(), "<hash>");
         }
-        let name = |v: &str| {
-            Path::new(v)
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .into_owned()
-        };
-        let golden = path(&format!("tests/golden/diff/{}--{}.txt", name(a), name(b)));
-        if std::env::var_os("SOWLAB_BLESS").is_some() {
-            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            std::fs::write(&golden, &text).unwrap();
-        }
-        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
-        assert_eq!(
-            text,
-            expected,
-            "diff {a} {b} differs from {}",
-            golden.display()
+        let name = |v: &'static str| v.rsplit('/').next().unwrap_or(v);
+        assert_golden(
+            &format!("tests/golden/diff/{}--{}.txt", name(a), name(b)),
+            &text,
         );
     }
 }
@@ -61,8 +44,7 @@ fn diff_output_matches_its_golden_files() {
 /// Those, and nothing else.
 #[test]
 fn hoyito_ii_and_iii_differ_in_exactly_what_the_source_lists() {
-    let a = sowlab::lang::compile_path(&path("variants/hoyito-ii.sow"), &[]).unwrap();
-    let b = sowlab::lang::compile_path(&path("variants/hoyito-iii.sow"), &[]).unwrap();
+    let (a, b) = (variant("hoyito-ii"), variant("hoyito-iii"));
     let found: Vec<(&str, String)> = sowlab::rules::diff::differences(&a, &b)
         .into_iter()
         .map(|d| (d.section, d.topic))
@@ -144,7 +126,7 @@ board {
 
 #[test]
 fn a_respelled_equivalent_is_the_same() {
-    let text = diff_hoyito_i_with(HOYITO_I_RESPELLED, 0);
+    let text = diff_with("hoyito-i", HOYITO_I_RESPELLED, 0);
     assert!(text.contains("The rules are the same"), "{text}");
     assert!(
         text.contains("only A rests on R1 R2 R3 R10 R11 R12 R13"),
@@ -156,7 +138,7 @@ fn a_respelled_equivalent_is_the_same() {
 #[test]
 fn a_file_with_one_rule_changed_names_exactly_that_rule() {
     let changed = HOYITO_I_RESPELLED.replace("move cap: 2000", "move cap: 1500");
-    let text = diff_hoyito_i_with(&changed, 1);
+    let text = diff_with("hoyito-i", &changed, 1);
     let body: Vec<&str> = text
         .lines()
         .skip(2)
@@ -194,7 +176,7 @@ fn a_capture_moved_is_listed_with_its_places() {
         &r[passing..at_end],
         &r[board..]
     );
-    let text = diff_hoyito_i_with(&swapped, 1);
+    let text = diff_with("hoyito-i", &swapped, 1);
     assert!(text.contains("2 rules differ:"), "{text}");
     assert!(
         text.contains("  \"casa in passing\" (1st in A)\n")
@@ -207,7 +189,7 @@ fn a_capture_moved_is_listed_with_its_places() {
 #[test]
 fn a_changed_capture_shows_both_names() {
     let changed = HOYITO_I_RESPELLED.replace("then: sowing ends", "then: extra turn");
-    let text = diff_hoyito_i_with(&changed, 1);
+    let text = diff_with("hoyito-i", &changed, 1);
     assert!(text.contains("1 rule differs:"), "{text}");
     assert!(
         text.contains("  \"final casa\" in A, \"four at the end\" in B\n"),
@@ -219,14 +201,14 @@ fn a_changed_capture_shows_both_names() {
     );
 }
 
-/// `diff variants/hoyito-i.sow FILE`, with `text` in FILE: the exit code checked, stdout.
-fn diff_hoyito_i_with(text: &str, code: i32) -> String {
+/// `diff variants/<variant>.sow FILE`, with `text` in FILE: the exit code checked, stdout.
+fn diff_with(variant: &str, text: &str, code: i32) -> String {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("respelled.sow");
     std::fs::write(&file, text).unwrap();
     let out = sowlab()
         .arg("diff")
-        .arg(path("variants/hoyito-i.sow"))
+        .arg(path(&format!("variants/{variant}.sow")))
         .arg(&file)
         .assert()
         .code(code);
@@ -237,26 +219,16 @@ fn diff_hoyito_i_with(text: &str, code: i32) -> String {
 /// a difference: the compiled fields are named.
 #[test]
 fn a_difference_no_sentence_shows_names_the_compiled_field() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("oware.sow");
     let oware = path("variants/oware.sow");
-    std::fs::write(
-        &file,
-        format!(
-            "extends \"{}\"\nend {{ endless moves: end the game }}\n",
-            oware.display()
-        ),
-    )
-    .unwrap();
-    sowlab()
-        .arg("diff")
-        .arg(&oware)
-        .arg(&file)
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains(
-            "No rule reads differently, but the compiled rules differ in these fields:\n  ending.endless: A \"Illegal\", B \"EndsGame\"\n",
-        ));
+    let text = format!(
+        "extends \"{}\"\nend {{ endless moves: end the game }}\n",
+        oware.display()
+    );
+    let out = diff_with("oware", &text, 1);
+    assert!(
+        out.contains("No rule reads differently, but the compiled rules differ in these fields:\n  ending.endless: A \"Illegal\", B \"EndsGame\"\n"),
+        "{out}"
+    );
 }
 
 #[test]
