@@ -1,6 +1,7 @@
 //! The command-line tool: parses arguments, calls the library, prints, and maps every outcome
 //! to an exit code in one place, [`run_with`]: 0 success, 1 errors in a rule file (or files
-//! `fmt --check` would change), 2 a usage, input or output error, 130 interrupted.
+//! `fmt --check` would change, or rules `diff` finds different), 2 a usage, input or output
+//! error, 130 interrupted.
 
 mod args;
 mod closing;
@@ -41,6 +42,8 @@ enum Outcome {
     Done,
     /// `check` found errors in a rule file (they are printed).
     Errors,
+    /// `diff` found rules that differ (they are printed).
+    Differ,
     /// `check` could not read some files (the errors are printed).
     Unreadable,
     /// Files were written: the closing line.
@@ -67,7 +70,7 @@ pub fn run_with(args: impl IntoIterator<Item = OsString>, console: &mut Console<
         .and_then(|cli| dispatch(&cli.command, console));
     let code = match &result {
         Ok(Outcome::Done) => 0,
-        Ok(Outcome::Errors) => 1,
+        Ok(Outcome::Errors | Outcome::Differ) => 1,
         Ok(Outcome::Unreadable) => 2,
         Ok(Outcome::Wrote(closing)) => {
             let _ = writeln!(console.err, "{closing}");
@@ -109,6 +112,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Trace(a) => cmd::trace::run(a, console),
         Command::Play(a) => cmd::play::run(a, console, &mut std::io::stdin().lock()),
         Command::Explain(a) => cmd::explain::run(a, console),
+        Command::Diff(a) => cmd::diff::run(a, console),
         Command::Simulate(a) => cmd::simulate::run(a, console),
         Command::Merge(a) => cmd::simulate::merge(a),
         Command::Compare(a) => cmd::compare::compare(a, console),

@@ -15,10 +15,14 @@ use super::{
 /// name, `direction`, ...), and the sentence itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {
-    /// `Board`, `Sowing`, `Captures`, `Feeding`, `End` or `Match`.
+    /// `Board`, `Sowing`, `Captures`, `Houses`, `Feeding`, `End` or `Match`.
     pub section: &'static str,
-    /// What the sentence is about; two variants' statements on one topic are compared.
+    /// What the sentence is about (`direction`, `move cap`, ...), or for a capture or house
+    /// rule the name the file gives it: a label, not a rule, so `diff` pairs named rules by
+    /// their content and order rather than by name.
     pub topic: String,
+    /// Whether `topic` is a rule's name (printed before the sentence), not a fixed topic.
+    pub named: bool,
     /// The sentence.
     pub text: String,
 }
@@ -60,7 +64,11 @@ pub fn explain(rules: &Rules) -> String {
             let _ = writeln!(o, "  none");
         }
         for s in lines {
-            let _ = writeln!(o, "  {}", s.text);
+            if s.named {
+                let _ = writeln!(o, "  \"{}\": {}", s.topic, s.text);
+            } else {
+                let _ = writeln!(o, "  {}", s.text);
+            }
         }
     }
     let _ = writeln!(o, "\nReadings");
@@ -84,10 +92,12 @@ pub fn explain(rules: &Rules) -> String {
 /// Every rule of `rules` as a sentence, section by section in the order `explain` prints.
 pub fn statements(rules: &Rules) -> Vec<Statement> {
     let mut out = Vec::new();
+    // Capture and house rules are the ones with names.
     let mut say = |section, topic: &str, text: String| {
         out.push(Statement {
             section,
             topic: topic.to_string(),
+            named: matches!(section, "Captures" | "Houses"),
             text,
         })
     };
@@ -393,23 +403,26 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     if e.unfinished_is_draw {
         say("End", "unfinished", "a stopped game is a draw".into());
     }
-    // Single laps always end: the rule is only worth stating when sowing can go on.
+    // Single laps always end, and stay short of the drop cap unless the board holds as many
+    // seeds: the rule is only worth stating when sowing can go on.
     let laps_go_on = s.relay != Relay::Never
         || p.captures
             .iter()
             .any(|c| matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn));
-    if laps_go_on {
+    if laps_go_on || rules.total >= s.drop_cap {
+        let cap = s.drop_cap;
+        let endless =
+            format!("a move whose sowing would never end, or would drop {cap} seeds or more,");
         say(
             "End",
             "endless moves",
-            format!(
-                "a move whose sowing would never end {}",
-                match e.endless {
-                    Endless::Illegal => "is illegal",
-                    Endless::EndsGame => "ends the game when chosen",
-                    Endless::StopAtCap => "stops at the drop cap",
-                }
-            ),
+            match e.endless {
+                Endless::Illegal => format!("{endless} is illegal"),
+                Endless::EndsGame => format!("{endless} ends the game when chosen"),
+                Endless::StopAtCap => format!(
+                    "a move's sowing stops once it has dropped {cap} seeds, so one that would never end stops there"
+                ),
+            },
         );
     }
     say(
@@ -616,8 +629,7 @@ fn capture(c: &Capture) -> String {
         }
     };
     format!(
-        "\"{}\": {}{from}{}: {to} takes {what}; {then}{slam}",
-        c.name,
+        "{}{from}{}: {to} takes {what}; {then}{slam}",
         when(c.trigger),
         if_clause(&c.condition)
     )
@@ -665,8 +677,7 @@ fn house(h: &HouseRule) -> String {
             }
         };
     format!(
-        "\"{}\": {}{}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from{raid}",
-        h.name,
+        "{}{}: the hole becomes {owner} house{limits}; {contents}; {then}; {sown}; it is never played, relayed or captured from{raid}",
         when(h.trigger),
         if_clause(&h.condition)
     )
@@ -680,7 +691,7 @@ fn direction(d: Direction) -> &'static str {
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, ...
-fn ordinal(n: u16) -> String {
+pub(super) fn ordinal(n: u16) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, 11) | (2, 12) | (3, 13) => "th",
         (1, _) => "st",

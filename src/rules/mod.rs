@@ -6,6 +6,7 @@
 
 mod board;
 mod capture;
+pub mod diff;
 mod ending;
 pub mod explain;
 mod house;

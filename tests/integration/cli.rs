@@ -143,21 +143,7 @@ fn explain_output_matches_its_golden_files() {
             .assert()
             .success();
         let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        let hash =
-            sowlab::lang::compile_path(&super::util::path(&format!("variants/{variant}.sow")), &[])
-                .unwrap()
-                .hash();
-        let text = text.replace(&hash, "<hash>");
-        let golden = super::util::path(&format!("tests/golden/explain/{variant}.txt"));
-        if std::env::var_os("SOWLAB_BLESS").is_some() {
-            std::fs::write(&golden, &text).unwrap();
-        }
-        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
-        assert_eq!(
-            text,
-            expected,
-            "explain {variant} differs from {}",
-            golden.display()
-        );
+        let text = text.replace(&super::util::variant(variant).hash(), "<hash>");
+        super::util::assert_golden(&format!("tests/golden/explain/{variant}.txt"), &text);
     }
 }

@@ -52,6 +52,7 @@ const GRAMMAR: &[(&str, &[&str], &[&str])] = &[
         &["--moves", "--seed", "--json", "--set"],
     ),
     ("explain", &["FILE"], &["--set"]),
+    ("diff", &["FILE", "FILE"], &["--set"]),
     (
         "simulate",
         &["FILE", "--games", "--agents", "--out"],

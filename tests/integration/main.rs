@@ -5,6 +5,7 @@ mod cli;
 mod cli_fuzz;
 mod cli_grammar;
 mod diagnostics;
+mod diff;
 mod format;
 mod golden;
 mod invariants;

@@ -29,3 +29,15 @@ pub fn sowlab() -> assert_cmd::Command {
     cmd.env("SOURCE_DATE_EPOCH", "1796083200");
     cmd
 }
+
+/// Checks `text` against the golden file at `relative` (from the repository root);
+/// `SOWLAB_BLESS=1` writes `text` there first — read the change before committing it.
+pub fn assert_golden(relative: &str, text: &str) {
+    let golden = path(relative);
+    if std::env::var_os("SOWLAB_BLESS").is_some() {
+        std::fs::create_dir_all(golden.parent().expect("a folder")).unwrap();
+        std::fs::write(&golden, text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert_eq!(text, expected, "the output differs from {relative}");
+}

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod diff;
 pub mod explain;
 pub mod fmt;
 pub mod list;
