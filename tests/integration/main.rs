@@ -11,6 +11,7 @@ mod golden;
 mod invariants;
 mod matches;
 mod play;
+mod readme;
 mod reference;
 mod regression;
 mod report;
