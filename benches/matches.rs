@@ -115,7 +115,7 @@ fn matches(c: &mut Criterion) {
     let mut group = c.benchmark_group("matches/hoyito-i");
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(3));
+    group.measurement_time(Duration::from_secs(5));
     group.throughput(Throughput::Elements(matches));
     group.bench_function("sim play_match", |b| b.iter(|| sim_matches(&rules)));
     group.finish();
@@ -123,7 +123,7 @@ fn matches(c: &mut Criterion) {
     let mut group = c.benchmark_group("match moves/hoyito-i");
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(3));
+    group.measurement_time(Duration::from_secs(5));
     group.throughput(Throughput::Elements(match_moves));
     group.bench_function("sim play_match", |b| b.iter(|| sim_matches(&rules)));
     group.throughput(Throughput::Elements(game_moves));

@@ -158,7 +158,7 @@ fn pipeline(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("pipeline/{}", name.trim_end_matches(".sow")));
         group.sample_size(10);
         group.warm_up_time(Duration::from_secs(1));
-        group.measurement_time(Duration::from_secs(3));
+        group.measurement_time(Duration::from_secs(5));
 
         group.throughput(Throughput::Elements(moves));
         group.bench_function("simulate", |b| {
