@@ -603,4 +603,34 @@ mod tests {
             assert_eq!(Value::unpack(p), Value { result, margin });
         }
     }
+
+    /// Alpha-beta with bounds in the table gives the exact values of the search without
+    /// pruning (a table of exact values only), first moves included.
+    #[test]
+    fn pruning_changes_no_value() {
+        let boards = [
+            ("kalah", 3, 2),
+            ("kalah", 3, 3),
+            ("oware", 2, 1),
+            ("ayoayo", 2, 2),
+            ("en-dodoi", 2, 2),
+        ];
+        for (name, holes, seeds) in boards {
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("variants/{name}.sow"));
+            let settings = [
+                ("holes".to_string(), format!("{holes}")),
+                ("seeds".to_string(), format!("{seeds}")),
+            ];
+            let rules = crate::lang::compile_path(&file, &settings).expect("compiles");
+            let seed_bits = 32 - rules.total_seeds().leading_zeros();
+            let search = |pruning| {
+                search_root(&rules, Limits::default(), seed_bits, pruning).expect("solved")
+            };
+            let (pruned, plain) = (search(true), search(false));
+            assert_eq!(pruned.value, plain.value, "{name} {holes}x{seeds}");
+            assert_eq!(pruned.moves, plain.moves, "{name} {holes}x{seeds}");
+            assert!(pruned.nodes <= plain.nodes, "{name} {holes}x{seeds}");
+        }
+    }
 }

@@ -15,5 +15,6 @@ mod reference;
 mod regression;
 mod report;
 mod simulate;
+mod solve;
 mod util;
 mod variants;
