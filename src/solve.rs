@@ -3,7 +3,8 @@
 //!
 //! # The value
 //! The game solved is a single game of the variant from its start position, as [`Game::new`]
-//! plays it: for a variant with match rules, round 1 alone. Every rule is the engine's: moves
+//! plays it; a variant with match rules is refused ([`supported`]): the value of a match
+//! depends on rounds the search does not play. Every rule is the engine's: moves
 //! are the engine's legal moves, an extra turn or a pass means the same player chooses again
 //! (the engine resolves passes; see [`Game::to_move`]), and a game ends when the engine ends
 //! it — by the variant's end rules, the repetition rule or the move cap, with their awards.
@@ -13,7 +14,8 @@
 //! North's, after the end rules have awarded the seeds left). Values are ordered by result,
 //! then margin. South chooses a move of greatest value, North one of least: each player
 //! maximises first their own result, then their own margin. The value of the start position
-//! is that minimax value. In variants won by the larger store (`winner: most captured`, the
+//! is that minimax value, found by alpha-beta search (fail-soft) whose table stores exact
+//! values and lower and upper bounds, with the table's best move tried first. In variants won by the larger store (`winner: most captured`, the
 //! usual case, unless a game stopped by the cap or a repetition is a draw) the result is the
 //! sign of the margin, so this is plain minimax on the final margin; the result only counts
 //! where the rules name a winner otherwise (`stuck loses`, `emptied wins`, unfinished games
@@ -44,8 +46,9 @@
 //! P - 1)`, the ways to place its `S` seeds in its `P` holes and two stores, for either
 //! player to move — exceeds [`Limits::max_states`]; the table then holds at most that many
 //! entries (about [`ENTRY_BYTES`] bytes each), and a search that needs more (repetitions
-//! multiply the keys) stops with [`SolveError::TableFull`]. Lines longer than [`MAX_DEPTH`]
-//! moves stop it too.
+//! multiply the keys) stops with [`SolveError::TableFull`]. A search that plays more than
+//! [`Limits::max_nodes`] moves stops with [`SolveError::TooManyNodes`], and lines longer than
+//! [`MAX_DEPTH`] moves stop it too.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

@@ -71,6 +71,7 @@ fn kalah_1_3_is_won_by_6() {
 ///     store and hole 2 (1-1), South's row is empty, North keeps 2: 1 - 3 = -2.
 ///   - North plays 2: hole 3 holds 2. South must play 1: store and hole 2 (1-0); South's
 ///     row is empty, North keeps 3: 1 - 3 = -2.
+///
 ///   Both are -2, so playing 0 is worth -2.
 ///
 /// South plays 1 and wins by 2.
@@ -172,7 +173,7 @@ fn boards_beyond_the_limits_are_refused() {
         max_states: 3000,
         max_nodes: solve::DEFAULT_MAX_NODES,
     };
-    assert!(matches!(solve::solve(&board("kalah", 2, 2), tight), Ok(_)));
+    assert!(solve::solve(&board("kalah", 2, 2), tight).is_ok());
     assert!(matches!(
         solve::solve(&board("kalah", 3, 2), tight),
         Err(SolveError::TooLarge { .. })
