@@ -56,7 +56,7 @@ use std::hash::{Hash, Hasher};
 use crate::engine::{EndReason, Game, Position};
 use crate::rules::{Rules, Side};
 
-/// The default limit on the estimated state space and on table entries (about 500 MB).
+/// The default limit on the estimated state space and on table entries (about 1 GB at most).
 pub const DEFAULT_MAX_STATES: u64 = 5_000_000;
 
 /// The largest limit that can be asked for.
@@ -67,7 +67,7 @@ pub const DEFAULT_MAX_NODES: u64 = 50_000_000;
 
 /// Roughly what one table entry takes in memory, in bytes (key, value, the hash table's
 /// overhead), for the memory a limit allows.
-pub const ENTRY_BYTES: u64 = 100;
+pub const ENTRY_BYTES: u64 = 200;
 
 /// The longest line of play searched, in moves and passes.
 pub const MAX_DEPTH: usize = 2_000;
