@@ -17,5 +17,6 @@ mod reference;
 mod regression;
 mod report;
 mod simulate;
+mod solve;
 mod util;
 mod variants;
