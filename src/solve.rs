@@ -109,6 +109,15 @@ impl Value {
         }
     }
 
+    /// `South wins by 4`, `North wins by 2`, `a draw`.
+    pub fn verdict(self) -> String {
+        match self.winner() {
+            Some(Side::South) => format!("South wins by {}", self.margin.abs()),
+            Some(Side::North) => format!("North wins by {}", self.margin.abs()),
+            None => "a draw".to_string(),
+        }
+    }
+
     /// Packed in one number whose order is the value's order.
     fn pack(self) -> i32 {
         i32::from(self.result) * RESULT + self.margin

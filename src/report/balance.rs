@@ -102,11 +102,17 @@ struct Step {
 }
 
 /// Reads the run in `dir` and writes the balance report beside it; `ladder` is the agents
-/// weakest first, as given.
+/// weakest first, as given; `exact` says, per variant in run order, its value with perfect
+/// play or why it was not solved.
 ///
 /// # Errors
 /// Missing or malformed run files, unwritable report files.
-pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), ReportError> {
+pub fn write(
+    dir: &mut OutDir,
+    command: &str,
+    ladder: &[String],
+    exact: &[String],
+) -> Result<(), ReportError> {
     let file = read_run(dir.path())?;
     let cells = read_cells(dir.path())?;
     let variants: Vec<String> = file.run.variants.iter().map(|v| v.name.clone()).collect();
@@ -148,8 +154,13 @@ pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), R
     let mut balance = Vec::new();
     let mut skill = Vec::new();
     let mut trace_lines = Vec::new();
-    for variant in &variants {
+    for (k, variant) in variants.iter().enumerate() {
         blocks.push(Block::Heading(2, variant.clone()));
+        if let Some(exact) = exact.get(k) {
+            blocks.push(Block::Paragraph(format!(
+                "Value of the start position: {exact}."
+            )));
+        }
         let mut table = Vec::new();
         for south in ladder {
             for north in ladder {

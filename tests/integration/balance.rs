@@ -118,3 +118,23 @@ fn bad_ladders_and_zero_games_are_one_line_exit_2_and_write_nothing() {
         assert!(!out.exists());
     }
 }
+
+/// Where the board is small enough, the report puts the exact value beside the estimates
+/// (Kalah on 2×3 with 2 seeds a hole: South wins by 4, as `solve` finds).
+#[test]
+fn balance_states_the_exact_value_of_small_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("small");
+    util::sowlab()
+        .args(["balance", "variants/kalah.sow", "variants/oware.sow"])
+        .args(["--set", "holes=3", "--set", "seeds=2"])
+        .args(["--ladder", "random,greedy", "--games", "3", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(
+        page.contains("Value of the start position: South wins by 4 with perfect play"),
+        "{page}"
+    );
+}

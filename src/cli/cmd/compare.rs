@@ -12,6 +12,7 @@ use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;
 use crate::report::error::ReportError;
 use crate::sim::output::Finish;
+use crate::solve;
 
 /// `sowlab compare`.
 pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
@@ -123,8 +124,25 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
     );
     plan.info.command = command.clone();
     let ladder: Vec<String> = rungs.iter().map(ToString::to_string).collect();
+    // The ground truth beside the estimates, where the board is small enough to solve soon.
+    let limits = solve::Limits {
+        max_states: 1_000_000,
+        max_nodes: 5_000_000,
+    };
+    let exact: Vec<String> = plan
+        .experiment
+        .variants
+        .iter()
+        .map(|(_, rules)| match solve::solve(rules, limits) {
+            Ok(solution) => format!(
+                "{} with perfect play (exact, by `sowlab solve`)",
+                solution.value.verdict()
+            ),
+            Err(e) => format!("not solved: {e}"),
+        })
+        .collect();
     build(&plan, &args.out, args.threads, console, |dir| {
-        report::balance::write(dir, &command, &ladder)
+        report::balance::write(dir, &command, &ladder, &exact)
     })
 }
 

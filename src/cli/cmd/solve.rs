@@ -83,7 +83,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         let mut text = format!(
             "{}: {} with perfect play (margin {:+})\n",
             board(&rules),
-            verdict(solution.value),
+            Value::verdict(solution.value),
             solution.value.margin
         );
         let best: Vec<String> = solution.best().into_iter().map(name).collect();
@@ -141,21 +141,6 @@ fn board(rules: &Rules) -> String {
     )
 }
 
-/// `South wins by 4`, `North wins by 2`, `a draw`.
-fn verdict(value: Value) -> String {
-    match value.winner() {
-        Some(side) => {
-            let name = if side == Side::South {
-                "South"
-            } else {
-                "North"
-            };
-            format!("{name} wins by {}", value.margin.abs())
-        }
-        None => "a draw".to_string(),
-    }
-}
-
 /// A first move's value in a list: its margin, and the winner where it is not the margin's
 /// sign.
 fn short(value: Value) -> String {
@@ -163,7 +148,7 @@ fn short(value: Value) -> String {
     if sign == value.result {
         format!("{:+}", value.margin)
     } else {
-        format!("{:+} ({})", value.margin, verdict(value))
+        format!("{:+} ({})", value.margin, Value::verdict(value))
     }
 }
 
