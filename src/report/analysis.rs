@@ -41,6 +41,26 @@ pub struct Group {
     pub branching: Vec<u64>,
     /// Moves by laps sown.
     pub laps: Vec<u64>,
+    /// Whether the first mover won, by game: keyed by seat order, seed and round, the key a
+    /// game shares with the same game of every other variant (common random numbers).
+    pub paired: BTreeMap<PairKey, bool>,
+}
+
+/// What matches a game of one variant with a game of another: seat order (0: the pairing's
+/// first agent South), the game's seed and, in a match run, the round. `sim::seed` derives a
+/// game's seed from the master seed, the seat order and the game's index only, so game `k` of
+/// every variant in a seating shares it.
+pub type PairKey = (u8, String, Option<u16>);
+
+/// The games two variants played on common seeds, as McNemar's test needs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// Pairs: games of the first variant with a game of the second on the same key.
+    pub n: u64,
+    /// Pairs where the outcome held in the first variant's game only.
+    pub first_only: u64,
+    /// Pairs where it held in the second's only.
+    pub second_only: u64,
 }
 
 impl Group {
@@ -62,6 +82,20 @@ impl Group {
     /// The `q`-quantile of game length (nearest rank).
     pub fn length_quantile(&self, q: f64) -> f64 {
         quantile(&self.lengths, q)
+    }
+
+    /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
+    /// discordant counts of "the first mover won". Games with no partner are left out.
+    pub fn pairs(&self, other: &Group) -> Pairs {
+        let mut pairs = Pairs::default();
+        for (key, &mine) in &self.paired {
+            if let Some(&theirs) = other.paired.get(key) {
+                pairs.n += 1;
+                pairs.first_only += u64::from(mine && !theirs);
+                pairs.second_only += u64::from(theirs && !mine);
+            }
+        }
+        pairs
     }
 }
 
@@ -212,6 +246,9 @@ impl Analysis {
             g.no_moves += u64::from(r.end_reason == "no-moves");
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
+            let seats = (r.game / info.games.max(1) % 2) as u8;
+            g.paired
+                .insert((seats, r.seed.clone(), r.round), r.winner == r.starter);
         }
         for g in &mut groups {
             g.lengths.sort_unstable();
@@ -303,4 +340,46 @@ fn bump(histogram: &mut Vec<u64>, value: usize) {
         histogram.resize(value + 1, 0);
     }
     histogram[value] += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(games: &[(u8, &str, bool)]) -> Group {
+        Group {
+            paired: games
+                .iter()
+                .map(|&(seats, seed, won)| ((seats, seed.to_string(), None), won))
+                .collect(),
+            ..Group::default()
+        }
+    }
+
+    #[test]
+    fn games_pair_by_seating_and_seed_only() {
+        let a = group(&[
+            (0, "01", true),
+            (0, "02", true),
+            (1, "01", false),
+            (0, "03", true),
+        ]);
+        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0.
+        let b = group(&[
+            (1, "01", true),
+            (0, "01", false),
+            (0, "02", true),
+            (0, "04", false),
+        ]);
+        let pairs = a.pairs(&b);
+        assert_eq!(
+            pairs,
+            Pairs {
+                n: 3,
+                first_only: 1,
+                second_only: 1
+            }
+        );
+        assert_eq!(b.pairs(&a).first_only, 1);
+    }
 }

@@ -1,16 +1,15 @@
-//! The comparison report: `comparison.csv` (measures with intervals per variant, and
-//! pairwise tests of the first-mover win rate), charts, `index.md` and `index.html`, all
-//! built from a finished simulation run's files.
+//! The comparison report: `comparison.csv` (measures with intervals per variant, and paired
+//! tests between variants), charts, `index.md` and `index.html`, from a finished run's files.
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group, MatchGroup};
+use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
 use crate::rules::reading_gloss;
-use crate::sim::stats::two_proportion;
+use crate::sim::stats::{holm, mcnemar, paired_difference, Z95};
 
 /// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
 /// or a test between two variants (`kind` = `pair`), for one agent pairing.
@@ -26,31 +25,35 @@ pub struct ComparisonRecord {
     pub other: String,
     /// What is measured.
     pub measure: String,
-    /// Its value (for a pair: first minus second).
+    /// Its value (for a pair: first minus second, over the paired games).
     pub value: f64,
-    /// 95% interval, low end (empty where none applies).
+    /// 95% interval, low end (empty where none applies; for a pair, the Wald interval for a
+    /// difference of paired proportions).
     pub low: Option<f64>,
     /// 95% interval, high end.
     pub high: Option<f64>,
-    /// Games behind the value (for a pair: both variants').
+    /// Games behind the value (for a pair: the pairs of games played on the same seed).
     pub games: u64,
-    /// Two-proportion z statistic (pairs).
+    /// McNemar's z = (b − c)/√(b + c) over the discordant pairs (pairs).
     pub z: Option<f64>,
-    /// Two-sided p-value (pairs).
+    /// Two-sided exact mid-p value of McNemar's test (pairs).
     pub p_value: Option<f64>,
-    /// p-value after Holm's correction over all pairs of the pairing.
+    /// p-value after Holm's correction over every pair test in the report.
     pub p_holm: Option<f64>,
     /// Whether the Holm-corrected p-value is below 0.05.
     pub significant: Option<bool>,
 }
 
-/// A pairwise test of first-mover win rates.
+/// A paired test of first-mover wins between two variants of one pairing.
 struct PairTest {
     a: usize,
     b: usize,
+    pairs: Pairs,
     z: f64,
     p: f64,
     holm: f64,
+    /// Difference of rates over the pairs, and its 95% interval.
+    difference: (f64, f64, f64),
 }
 
 /// Intervals wider than this (half-width) get a warning in the report.
@@ -65,9 +68,14 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
     let analysis = Analysis::read(dir.path())?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
-    for pairing in analysis.pairings() {
+    let mut tests: Vec<Vec<PairTest>> = analysis
+        .pairings()
+        .iter()
+        .map(|pairing| pair_tests(&analysis.of_pairing(pairing).collect::<Vec<_>>()))
+        .collect();
+    adjust(&mut tests);
+    for (pairing, tests) in analysis.pairings().iter().zip(&tests) {
         let groups: Vec<&Group> = analysis.of_pairing(pairing).collect();
-        let tests = pair_tests(&groups);
         blocks.push(Block::Heading(2, format!("Agents {pairing}")));
         let matches: Vec<&MatchGroup> = analysis.matches_of(pairing).collect();
         if !matches.is_empty() {
@@ -76,8 +84,8 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
             blocks.push(Block::Heading(3, "Rounds".into()));
             blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter.".into()));
         }
-        rows.extend(comparison_rows(pairing, &groups, &tests));
-        blocks.extend(pairing_section(&analysis, pairing, &groups, &tests, dir)?);
+        rows.extend(comparison_rows(pairing, &groups, tests));
+        blocks.extend(pairing_section(&analysis, pairing, &groups, tests, dir)?);
     }
     blocks.extend(readings_section(&analysis));
     write_table(dir, "comparison.csv", &rows)?;
@@ -166,33 +174,34 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
     blocks
 }
 
-/// Every pair of variants: first-mover win rates compared with a two-proportion test, then
-/// Holm's step-down correction for the number of pairs.
+/// Every pair of variants, game by game: the first mover's wins on the same seeds compared
+/// with McNemar's test (exact mid-p) and a paired interval for the difference of rates.
 fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     let mut tests = Vec::new();
     for a in 0..groups.len() {
         for b in a + 1..groups.len() {
-            let (ga, gb) = (groups[a], groups[b]);
-            let (z, p) =
-                two_proportion(ga.first_mover_wins, ga.games, gb.first_mover_wins, gb.games);
+            let pairs = groups[a].pairs(groups[b]);
+            let (z, p) = mcnemar(pairs.first_only, pairs.second_only);
             tests.push(PairTest {
                 a,
                 b,
+                pairs,
                 z,
                 p,
                 holm: p,
+                difference: paired_difference(pairs.first_only, pairs.second_only, pairs.n, Z95),
             });
         }
     }
-    let mut order: Vec<usize> = (0..tests.len()).collect();
-    order.sort_by(|&i, &j| tests[i].p.total_cmp(&tests[j].p));
-    let m = tests.len();
-    let mut running: f64 = 0.0;
-    for (rank, &i) in order.iter().enumerate() {
-        running = running.max(((m - rank) as f64 * tests[i].p).min(1.0));
-        tests[i].holm = running;
-    }
     tests
+}
+
+/// Holm's correction over the whole family of tests the report shows (every pairing's).
+fn adjust(tests: &mut [Vec<PairTest>]) {
+    let p: Vec<f64> = tests.iter().flatten().map(|t| t.p).collect();
+    for (t, holm) in tests.iter_mut().flatten().zip(holm(&p)) {
+        t.holm = holm;
+    }
 }
 
 fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<ComparisonRecord> {
@@ -229,18 +238,17 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
-        let difference =
-            a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
+        let (value, low, high) = t.difference;
         rows.push(ComparisonRecord {
             pairing: pairing.to_string(),
             kind: "pair".into(),
             variant: a.variant.clone(),
             other: b.variant.clone(),
             measure: "first_mover_rate_difference".into(),
-            value: difference,
-            low: None,
-            high: None,
-            games: a.games + b.games,
+            value,
+            low: Some(low),
+            high: Some(high),
+            games: t.pairs.n,
             z: Some(t.z),
             p_value: Some(t.p),
             p_holm: Some(t.holm),
@@ -297,13 +305,14 @@ fn pairing_section(
     )];
     if !tests.is_empty() {
         blocks.push(Block::Paragraph(
-            "First-mover win rates compared pairwise (two-proportion z-test; Holm-corrected over all pairs; significant at 5%):".into(),
+            "First-mover win rates compared pairwise, game by game: the variants played the same seeds, so each game of one is paired with the same game of the other. The test is McNemar's on the pairs only one of the two first movers won (exact mid-p, two-sided); the interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n; p-values are Holm-corrected over every pair test in this report; significant at 5%:".into(),
         ));
         blocks.push(Block::Table(
             [
                 "variant",
                 "vs",
-                "difference",
+                "difference [95% interval]",
+                "pairs (only first won, only second won)",
                 "z",
                 "p",
                 "p (Holm)",
@@ -315,8 +324,7 @@ fn pairing_section(
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let d = a.first_mover_wins as f64 / a.games as f64
-                        - b.first_mover_wins as f64 / b.games as f64;
+                    let (d, lo, hi) = t.difference;
                     let verdict = if t.holm < 0.05 {
                         "yes: the first-mover advantage differs"
                     } else {
@@ -325,7 +333,16 @@ fn pairing_section(
                     vec![
                         a.variant.clone(),
                         b.variant.clone(),
-                        format!("{:+.1} points", 100.0 * d),
+                        format!(
+                            "{:+.1} points [{:+.1}, {:+.1}]",
+                            100.0 * d,
+                            100.0 * lo,
+                            100.0 * hi
+                        ),
+                        format!(
+                            "{} ({}, {})",
+                            t.pairs.n, t.pairs.first_only, t.pairs.second_only
+                        ),
                         format!("{:.2}", t.z),
                         p_text(t.p),
                         p_text(t.holm),

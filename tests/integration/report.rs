@@ -157,6 +157,13 @@ fn comparing_two_readings_of_ayoayo_states_whether_they_differ() {
     );
     let p = pair.p_value.unwrap();
     assert!((0.0..=1.0).contains(&p));
+    // Every game of one variant is paired with the game of the other on the same seed.
+    assert_eq!(pair.games, 800);
+    let (low, high) = (pair.low.unwrap(), pair.high.unwrap());
+    assert!(
+        low <= pair.value && pair.value <= high && high - low < 0.2,
+        "{pair:?}"
+    );
     assert_eq!(pair.significant, Some(pair.p_holm.unwrap() < 0.05));
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("significant?"));
