@@ -1,5 +1,5 @@
 //! A finished run's records (run.json, games.csv, moves.csv, matches.csv) gathered by variant
-//! and agent pairing: the numbers reports show. Reports are built from these files, never from live
+//! and seating (a pairing's agents in the seats they played): the numbers reports show. Reports are built from these files, never from live
 //! simulation state, so a report can be rebuilt from the CSVs alone.
 
 use std::collections::BTreeMap;
@@ -9,21 +9,71 @@ use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
 use crate::sim::stats::{wilson, Z95};
 
-/// Everything measured for one variant under one agent pairing (both seatings pooled).
+/// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
+/// strength is never mixed up with a seat's advantage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seating {
+    /// The pairing, `A,B`.
+    pub pairing: String,
+    /// Seat order: 0 when the pairing's first agent is South, 1 when its second is.
+    pub order: u8,
+    /// South's agent.
+    pub south: String,
+    /// North's agent.
+    pub north: String,
+}
+
+impl Seating {
+    /// The pairing `A,B` in seat order `order`.
+    pub fn of(pairing: &str, order: u8) -> Seating {
+        let (a, b) = pairing.split_once(',').unwrap_or((pairing, pairing));
+        let (south, north) = if order == 0 { (a, b) } else { (b, a) };
+        Seating {
+            pairing: pairing.to_string(),
+            order,
+            south: south.to_string(),
+            north: north.to_string(),
+        }
+    }
+
+    /// `South alphabeta:3, North random`.
+    pub fn label(&self) -> String {
+        format!("South {}, North {}", self.south, self.north)
+    }
+
+    /// For file names: `alphabeta3-vs-random-1` (South first, then the seat order from 1, which
+    /// tells the seatings of a pairing of one agent with itself apart).
+    pub fn slug(&self) -> String {
+        format!(
+            "{}-{}",
+            slug(&format!("{},{}", self.south, self.north)),
+            self.order + 1
+        )
+    }
+}
+
+/// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
+fn slug(pairing: &str) -> String {
+    pairing.replace(':', "").replace(',', "-vs-")
+}
+
+/// Everything measured for one variant under one seating of one agent pairing.
 #[derive(Clone, Debug, Default)]
 pub struct Group {
     /// Variant name.
     pub variant: String,
     /// Content hash of its rules.
     pub rules_hash: String,
-    /// The pairing, `A,B`.
-    pub pairing: String,
+    /// The agents, in their seats.
+    pub seating: Seating,
     /// Games.
     pub games: u64,
     /// Wins by South, by North, draws.
     pub outcomes: [u64; 3],
     /// Wins by the player who moved first.
     pub first_mover_wins: u64,
+    /// Games South moved first in.
+    pub south_starts: u64,
     /// Game lengths in moves, sorted.
     pub lengths: Vec<u32>,
     /// Games by end rule (`last-seeds`, `cap`, ...).
@@ -41,7 +91,7 @@ pub struct Group {
     pub branching: Vec<u64>,
     /// Moves by laps sown.
     pub laps: Vec<u64>,
-    /// Whether the first mover won, by game: keyed by seat order, seed and round, the key a
+    /// Whether South won, by game: keyed by seat order, seed and round, the key a
     /// game shares with the same game of every other variant (common random numbers).
     pub paired: BTreeMap<PairKey, bool>,
 }
@@ -85,7 +135,7 @@ impl Group {
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
-    /// discordant counts of "the first mover won". Games with no partner are left out.
+    /// discordant counts of "South won". Games with no partner are left out.
     pub fn pairs(&self, other: &Group) -> Pairs {
         let mut pairs = Pairs::default();
         for (key, &mine) in &self.paired {
@@ -99,13 +149,13 @@ impl Group {
     }
 }
 
-/// Everything measured of the matches of one variant under one agent pairing.
+/// Everything measured of the matches of one variant under one seating of an agent pairing.
 #[derive(Clone, Debug, Default)]
 pub struct MatchGroup {
     /// Variant name.
     pub variant: String,
-    /// The pairing, `A,B`.
-    pub pairing: String,
+    /// The agents, in their seats.
+    pub seating: Seating,
     /// Matches.
     pub matches: u64,
     /// Matches won by South, by North, drawn.
@@ -181,9 +231,10 @@ pub struct Analysis {
     pub info: RunInfo,
     /// The day the run was made.
     pub date: String,
-    /// One group per variant and pairing, variant-major in run order.
+    /// One group per variant and seating, variant-major in run order, then pairing, then seat
+    /// order.
     pub groups: Vec<Group>,
-    /// In a match run, one group of matches per variant and pairing, in the same order.
+    /// In a match run, one group of matches per variant and seating, in the same order.
     pub matches: Vec<MatchGroup>,
 }
 
@@ -209,21 +260,23 @@ impl Analysis {
         let (info, date) = (file.run, file.date);
         let mut groups: Vec<Group> = Vec::new();
         for v in &info.variants {
-            for p in &info.agents {
+            for seating in seatings(&info) {
                 groups.push(Group {
                     variant: v.name.clone(),
                     rules_hash: v.rules_hash.clone(),
-                    pairing: p.clone(),
+                    seating,
                     ..Group::default()
                 });
             }
         }
         let per_pairing = 2 * info.games;
+        // A game's index within its variant is `(pairing * 2 + seat order) * games + i`.
         let find = |groups: &[Group], variant: &str, game: u64| {
             let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
-            groups
-                .iter()
-                .position(|g| g.variant == variant && g.pairing == *pairing)
+            let order = (game / info.games.max(1) % 2) as u8;
+            groups.iter().position(|g| {
+                g.variant == variant && g.seating.pairing == *pairing && g.seating.order == order
+            })
         };
         let games_path = dir.join("games.csv");
         let mut reader = csv::Reader::from_path(&games_path).map_err(csv_err(&games_path))?;
@@ -240,15 +293,17 @@ impl Analysis {
                 _ => 2,
             }] += 1;
             g.first_mover_wins += u64::from(r.winner == r.starter);
+            g.south_starts += u64::from(r.starter == "south");
             g.lengths.push(r.turns);
             *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
             g.unfinished += u64::from(r.end_reason == "cap" || r.end_reason == "repetition");
             g.no_moves += u64::from(r.end_reason == "no-moves");
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
-            let seats = (r.game / info.games.max(1) % 2) as u8;
-            g.paired
-                .insert((seats, r.seed.clone(), r.round), r.winner == r.starter);
+            g.paired.insert(
+                (g.seating.order, r.seed.clone(), r.round),
+                r.winner == "south",
+            );
         }
         for g in &mut groups {
             g.lengths.sort_unstable();
@@ -281,7 +336,7 @@ impl Analysis {
                 .iter()
                 .map(|g| MatchGroup {
                     variant: g.variant.clone(),
-                    pairing: g.pairing.clone(),
+                    seating: g.seating.clone(),
                     ..MatchGroup::default()
                 })
                 .collect();
@@ -319,20 +374,31 @@ impl Analysis {
         })
     }
 
-    /// The match groups of one pairing, in variant order (none in a run of single games).
-    pub fn matches_of<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a MatchGroup> + 'a {
-        self.matches.iter().filter(move |g| g.pairing == pairing)
+    /// The match groups of one seating, in variant order (none in a run of single games).
+    pub fn matches_of<'a>(
+        &'a self,
+        seating: &'a Seating,
+    ) -> impl Iterator<Item = &'a MatchGroup> + 'a {
+        self.matches.iter().filter(move |g| g.seating == *seating)
     }
 
-    /// The pairings, in run order.
-    pub fn pairings(&self) -> &[String] {
-        &self.info.agents
+    /// The seatings, in run order: each pairing's seat orders 0 and 1.
+    pub fn seatings(&self) -> Vec<Seating> {
+        seatings(&self.info)
     }
 
-    /// The groups of one pairing, in variant order.
-    pub fn of_pairing<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a Group> + 'a {
-        self.groups.iter().filter(move |g| g.pairing == pairing)
+    /// The groups of one seating, in variant order.
+    pub fn of_seating<'a>(&'a self, seating: &'a Seating) -> impl Iterator<Item = &'a Group> + 'a {
+        self.groups.iter().filter(move |g| g.seating == *seating)
     }
+}
+
+/// A run's seatings: each pairing in seat orders 0 and 1.
+fn seatings(info: &RunInfo) -> Vec<Seating> {
+    info.agents
+        .iter()
+        .flat_map(|p| [0, 1].map(|order| Seating::of(p, order)))
+        .collect()
 }
 
 fn bump(histogram: &mut Vec<u64>, value: usize) {
@@ -354,6 +420,18 @@ mod tests {
                 .collect(),
             ..Group::default()
         }
+    }
+
+    #[test]
+    fn seatings_name_the_agents_as_seated() {
+        let s = Seating::of("alphabeta:3,random", 1);
+        assert_eq!(
+            (s.south.as_str(), s.north.as_str()),
+            ("random", "alphabeta:3")
+        );
+        assert_eq!(s.label(), "South random, North alphabeta:3");
+        assert_eq!(s.slug(), "random-vs-alphabeta3-2");
+        assert_eq!(Seating::of("random,random", 0).slug(), "random-vs-random-1");
     }
 
     #[test]

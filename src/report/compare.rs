@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs};
+use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs, Seating};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -12,11 +12,17 @@ use crate::rules::reading_gloss;
 use crate::sim::stats::{holm, mcnemar, paired_difference, Z95};
 
 /// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
-/// or a test between two variants (`kind` = `pair`), for one agent pairing.
+/// or a test between two variants (`kind` = `pair`), for one seating of an agent pairing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonRecord {
     /// The agent pairing, `A,B`.
     pub pairing: String,
+    /// Seat order: 0 when the pairing's first agent played South, 1 when its second did.
+    pub seat_order: u8,
+    /// South's agent.
+    pub south_agent: String,
+    /// North's agent.
+    pub north_agent: String,
     /// `variant` or `pair`.
     pub kind: String,
     /// The variant (the first of the two for a pair).
@@ -44,7 +50,7 @@ pub struct ComparisonRecord {
     pub significant: Option<bool>,
 }
 
-/// A paired test of first-mover wins between two variants of one pairing.
+/// A paired test of South's wins between two variants, in one seating.
 struct PairTest {
     a: usize,
     b: usize,
@@ -68,24 +74,38 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
     let analysis = Analysis::read(dir.path())?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
-    let mut tests: Vec<Vec<PairTest>> = analysis
-        .pairings()
+    let seatings = analysis.seatings();
+    let mut tests: Vec<Vec<PairTest>> = seatings
         .iter()
-        .map(|pairing| pair_tests(&analysis.of_pairing(pairing).collect::<Vec<_>>()))
+        .map(|seating| pair_tests(&analysis.of_seating(seating).collect::<Vec<_>>()))
         .collect();
     adjust(&mut tests);
-    for (pairing, tests) in analysis.pairings().iter().zip(&tests) {
-        let groups: Vec<&Group> = analysis.of_pairing(pairing).collect();
-        blocks.push(Block::Heading(2, format!("Agents {pairing}")));
-        let matches: Vec<&MatchGroup> = analysis.matches_of(pairing).collect();
+    let family = tests.iter().map(Vec::len).sum();
+    for (seating, tests) in seatings.iter().zip(&tests) {
+        if seating.order == 0 {
+            blocks.push(Block::Heading(2, format!("Agents {}", seating.pairing)));
+            blocks.push(Block::Paragraph("Each seating is shown on its own, never pooled with the other: a difference between the agents and a difference between the seats cannot be told apart in a pooled figure.".into()));
+        }
+        blocks.push(Block::Heading(
+            3,
+            format!("{} (seat order {})", seating.label(), seating.order + 1),
+        ));
+        let groups: Vec<&Group> = analysis.of_seating(seating).collect();
+        let matches: Vec<&MatchGroup> = analysis.matches_of(seating).collect();
         if !matches.is_empty() {
-            rows.extend(match_rows(pairing, &matches));
-            blocks.extend(match_section(&analysis, pairing, &matches, dir)?);
-            blocks.push(Block::Heading(3, "Rounds".into()));
+            rows.extend(match_rows(seating, &matches));
+            blocks.extend(match_section(&analysis, seating, &matches, dir)?);
+            blocks.push(Block::Heading(4, "Rounds".into()));
             blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter.".into()));
         }
-        rows.extend(comparison_rows(pairing, &groups, tests));
-        blocks.extend(pairing_section(&analysis, pairing, &groups, tests, dir)?);
+        rows.extend(comparison_rows(seating, &groups, tests));
+        blocks.extend(pairing_section(
+            &analysis,
+            seating,
+            &groups,
+            (tests, family),
+            dir,
+        )?);
     }
     blocks.extend(readings_section(&analysis));
     write_table(dir, "comparison.csv", &rows)?;
@@ -104,11 +124,6 @@ fn write_table<T: Serialize>(dir: &mut OutDir, name: &str, rows: &[T]) -> Result
     }
     let bytes = out.into_inner().expect("writing to memory cannot fail");
     Ok(dir.write_file(name, &bytes)?)
-}
-
-/// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
-pub fn slug(pairing: &str) -> String {
-    pairing.replace(':', "").replace(',', "-vs-")
 }
 
 /// A p-value as a reader wants it: four decimals, or a bound when smaller.
@@ -166,15 +181,15 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
         .fold(0.0, f64::max);
     if widest > WIDE {
         blocks.push(Block::Paragraph(format!(
-            "Caution: with {} games per variant and pairing, the 95% intervals are up to ±{:.1} percentage points wide, so only differences larger than that can be told apart. Run with more --games for firmer results.",
-            2 * info.games,
+            "Caution: with {} games per variant and seating, the 95% intervals are up to ±{:.1} percentage points wide, so only differences larger than that can be told apart. Run with more --games for firmer results.",
+            info.games,
             100.0 * widest
         )));
     }
     blocks
 }
 
-/// Every pair of variants, game by game: the first mover's wins on the same seeds compared
+/// Every pair of variants, game by game: South's wins on the same seeds compared
 /// with McNemar's test (exact mid-p) and a paired interval for the difference of rates.
 fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     let mut tests = Vec::new();
@@ -196,7 +211,7 @@ fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     tests
 }
 
-/// Holm's correction over the whole family of tests the report shows (every pairing's).
+/// Holm's correction over the whole family of tests the report shows (every seating's).
 fn adjust(tests: &mut [Vec<PairTest>]) {
     let p: Vec<f64> = tests.iter().flatten().map(|t| t.p).collect();
     for (t, holm) in tests.iter_mut().flatten().zip(holm(&p)) {
@@ -204,22 +219,41 @@ fn adjust(tests: &mut [Vec<PairTest>]) {
     }
 }
 
-fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<ComparisonRecord> {
-    let row = |g: &Group, measure: &str, (value, low, high): (f64, f64, f64)| ComparisonRecord {
-        pairing: pairing.to_string(),
+/// A `comparison.csv` row of one variant's measure, with no test.
+fn record(
+    seating: &Seating,
+    variant: &str,
+    measure: &str,
+    (value, low, high): (f64, f64, f64),
+    games: u64,
+) -> ComparisonRecord {
+    ComparisonRecord {
+        pairing: seating.pairing.clone(),
+        seat_order: seating.order,
+        south_agent: seating.south.clone(),
+        north_agent: seating.north.clone(),
         kind: "variant".into(),
-        variant: g.variant.clone(),
+        variant: variant.to_string(),
         other: String::new(),
         measure: measure.into(),
         value,
         low: Some(low),
         high: Some(high),
-        games: g.games,
+        games,
         z: None,
         p_value: None,
         p_holm: None,
         significant: None,
-    };
+    }
+}
+
+fn comparison_rows(
+    seating: &Seating,
+    groups: &[&Group],
+    tests: &[PairTest],
+) -> Vec<ComparisonRecord> {
+    let row =
+        |g: &Group, measure: &str, values| record(seating, &g.variant, measure, values, g.games);
     let mut rows = Vec::new();
     for g in groups {
         rows.push(row(g, "first_mover_rate", g.rate(g.first_mover_wins)));
@@ -238,21 +272,20 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
-        let (value, low, high) = t.difference;
         rows.push(ComparisonRecord {
-            pairing: pairing.to_string(),
             kind: "pair".into(),
-            variant: a.variant.clone(),
             other: b.variant.clone(),
-            measure: "first_mover_rate_difference".into(),
-            value,
-            low: Some(low),
-            high: Some(high),
-            games: t.pairs.n,
             z: Some(t.z),
             p_value: Some(t.p),
             p_holm: Some(t.holm),
             significant: Some(t.holm < 0.05),
+            ..record(
+                seating,
+                &a.variant,
+                "south_rate_difference",
+                t.difference,
+                t.pairs.n,
+            )
         });
     }
     rows
@@ -260,22 +293,22 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
 
 fn pairing_section(
     analysis: &Analysis,
-    pairing: &str,
+    seating: &Seating,
     groups: &[&Group],
-    tests: &[PairTest],
+    (tests, tests_in_report): (&[PairTest], usize),
     dir: &mut OutDir,
 ) -> Result<Vec<Block>, ReportError> {
-    let games = 2 * analysis.info.games;
+    let games = analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
-    let slug = slug(pairing);
-    let what = format!("{pairing}, {games} games per variant");
+    let slug = seating.slug();
+    let what = format!("{}, {games} games per variant", seating.label());
     let mut blocks = vec![Block::Table(
         [
             "variant",
             "games",
             "first mover wins",
-            "South wins",
-            "North wins",
+            format!("South ({}) wins", seating.south).as_str(),
+            format!("North ({}) wins", seating.north).as_str(),
             "draws",
             "mean length",
             "median",
@@ -304,15 +337,21 @@ fn pairing_section(
             .collect(),
     )];
     if !tests.is_empty() {
-        blocks.push(Block::Paragraph(
-            "First-mover win rates compared pairwise, game by game: the variants played the same seeds, so each game of one is paired with the same game of the other. The test is McNemar's on the pairs only one of the two first movers won (exact mid-p, two-sided); the interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n; p-values are Holm-corrected over every pair test in this report; significant at 5%:".into(),
-        ));
+        let starter = if groups.iter().all(|g| g.south_starts == g.games) {
+            " Every variant here has South move first, so this is also the first mover's win rate."
+        } else {
+            ""
+        };
+        blocks.push(Block::Paragraph(format!(
+            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
+            seating.south, tests_in_report
+        )));
         blocks.push(Block::Table(
             [
                 "variant",
                 "vs",
                 "difference [95% interval]",
-                "pairs (only first won, only second won)",
+                "pairs n (b, c)",
                 "z",
                 "p",
                 "p (Holm)",
@@ -326,7 +365,7 @@ fn pairing_section(
                     let (a, b) = (groups[t.a], groups[t.b]);
                     let (d, lo, hi) = t.difference;
                     let verdict = if t.holm < 0.05 {
-                        "yes: the first-mover advantage differs"
+                        "yes: South's win rate differs"
                     } else {
                         "no: not distinguishable"
                     };
@@ -481,25 +520,10 @@ fn pairing_section(
     Ok(blocks)
 }
 
-/// `comparison.csv` rows of the matches of one pairing.
-fn match_rows(pairing: &str, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
-    let row = |g: &MatchGroup, measure: &str, (value, low, high): (f64, f64, f64), n: u64| {
-        ComparisonRecord {
-            pairing: pairing.to_string(),
-            kind: "variant".into(),
-            variant: g.variant.clone(),
-            other: String::new(),
-            measure: measure.into(),
-            value,
-            low: Some(low),
-            high: Some(high),
-            games: n,
-            z: None,
-            p_value: None,
-            p_holm: None,
-            significant: None,
-        }
-    };
+/// `comparison.csv` rows of the matches of one seating.
+fn match_rows(seating: &Seating, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
+    let row =
+        |g: &MatchGroup, measure: &str, values, n| record(seating, &g.variant, measure, values, n);
     let mut rows = Vec::new();
     for g in groups {
         let n = g.matches;
@@ -524,20 +548,20 @@ fn match_rows(pairing: &str, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
     rows
 }
 
-/// The matches of one pairing: a table, win rates, match lengths and how matches end.
+/// The matches of one seating: a table, win rates, match lengths and how matches end.
 fn match_section(
     analysis: &Analysis,
-    pairing: &str,
+    seating: &Seating,
     groups: &[&MatchGroup],
     dir: &mut OutDir,
 ) -> Result<Vec<Block>, ReportError> {
-    let matches = 2 * analysis.info.games;
+    let matches = analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
-    let slug = slug(pairing);
-    let what = format!("{pairing}, {matches} matches per variant");
+    let slug = seating.slug();
+    let what = format!("{}, {matches} matches per variant", seating.label());
     let share = |g: &MatchGroup, k: u64| k as f64 / g.matches.max(1) as f64;
     let mut blocks = vec![
-        Block::Heading(3, "Matches".into()),
+        Block::Heading(4, "Matches".into()),
         Block::Table(
             [
                 "variant",
@@ -747,6 +771,7 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
     #[derive(Serialize)]
     struct Row<'a> {
         pairing: &'a str,
+        seat_order: u8,
         variant: &'a str,
         turn: usize,
         games: u64,
@@ -759,7 +784,8 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
         for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
             let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
             let row = Row {
-                pairing: &g.pairing,
+                pairing: &g.seating.pairing,
+                seat_order: g.seating.order,
                 variant: &g.variant,
                 turn: i + 1,
                 games: n,

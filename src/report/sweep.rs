@@ -1,12 +1,11 @@
 //! The sweep report: the same measures over a grid of board parameters (`sweep.csv`, line
-//! charts with interval bands, `index.md`, `index.html`), built from a finished run whose
-//! variants are the grid points.
+//! charts with interval bands, `index.md`, `index.html`), per seating, built from a finished
+//! run whose variants are the grid points.
 
 use std::path::Path;
 
 use super::analysis::{Analysis, Group, MatchGroup};
 use super::chart::{self, Chart, Line, Plot};
-use super::compare::slug;
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
@@ -63,7 +62,9 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
         Block::Code(command.to_string()),
     ];
     let mut csv_out = csv::Writer::from_writer(Vec::new());
-    let mut header: Vec<String> = vec!["pairing".into()];
+    let mut header: Vec<String> = ["pairing", "seat_order", "south_agent", "north_agent"]
+        .map(String::from)
+        .to_vec();
     header.extend(swept.iter().map(|k| format!("parameter_{k}")));
     header.extend(
         [
@@ -116,26 +117,32 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
         analysis
             .matches
             .iter()
-            .find(|m| m.variant == g.variant && m.pairing == g.pairing)
+            .find(|m| m.variant == g.variant && m.seating == g.seating)
     };
     csv_out
         .write_record(&header)
         .map_err(csv_error(dir.path()))?;
     let x_key = swept.first().cloned().unwrap_or_default();
-    for pairing in analysis.pairings() {
+    let seatings = analysis.seatings();
+    for seating in &seatings {
         let groups: Vec<(&Group, &Vec<(String, f64)>)> = analysis
             .groups
             .iter()
             .zip(
                 points
                     .iter()
-                    .flat_map(|p| std::iter::repeat_n(p, info.agents.len())),
+                    .flat_map(|p| std::iter::repeat_n(p, seatings.len())),
             )
-            .filter(|(g, _)| g.pairing == *pairing)
+            .filter(|(g, _)| g.seating == *seating)
             .collect();
         let mut table = Vec::new();
         for (g, point) in &groups {
-            let mut record: Vec<String> = vec![pairing.clone()];
+            let mut record: Vec<String> = vec![
+                seating.pairing.clone(),
+                seating.order.to_string(),
+                seating.south.clone(),
+                seating.north.clone(),
+            ];
             record.extend(swept.iter().map(|k| value(point, k).to_string()));
             record.push(g.games.to_string());
             record.push(g.rules_hash.clone());
@@ -185,18 +192,23 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             }
             table.push(row);
         }
-        blocks.push(Block::Heading(2, format!("Agents {pairing}")));
+        blocks.push(Block::Heading(
+            2,
+            format!(
+                "Agents {}: {} (seat order {})",
+                seating.pairing,
+                seating.label(),
+                seating.order + 1
+            ),
+        ));
         let mut head: Vec<String> = swept.to_vec();
         let per = if matched { " (rounds)" } else { "" };
-        head.extend(
-            [
-                format!("first mover wins{per}"),
-                format!("draws{per}"),
-                format!("mean length{per}"),
-                format!("unfinished{per}"),
-            ]
-            .into_iter(),
-        );
+        head.extend([
+            format!("first mover wins{per}"),
+            format!("draws{per}"),
+            format!("mean length{per}"),
+            format!("unfinished{per}"),
+        ]);
         if matched {
             head.extend(["match starter wins", "mean rounds"].map(String::from));
         }
@@ -227,8 +239,9 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                 band: selected.iter().map(|(g, x)| (*x, f(g).1, f(g).2)).collect(),
             };
             let what = format!(
-                "{base}, {pairing}, {} games per point{fixed}",
-                2 * info.games
+                "{base}, {}, {} games per point{fixed}",
+                seating.label(),
+                info.games
             );
             let rates = Chart {
                 title: format!("Win rates by {x_key} ({what})"),
@@ -237,14 +250,18 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                     x_label: x_key.clone(),
                     lines: vec![
                         line("first mover", &|g| g.rate(g.first_mover_wins)),
-                        line("South", &|g| g.rate(g.outcomes[0])),
-                        line("North", &|g| g.rate(g.outcomes[1])),
+                        line(&format!("South ({})", seating.south), &|g| {
+                            g.rate(g.outcomes[0])
+                        }),
+                        line(&format!("North ({})", seating.north), &|g| {
+                            g.rate(g.outcomes[1])
+                        }),
                         line("draw", &|g| g.rate(g.outcomes[2])),
                         line("unfinished", &|g| g.rate(g.unfinished)),
                     ],
                 },
             };
-            let stem = format!("sweep-rates-{}{stem_extra}", slug(pairing));
+            let stem = format!("sweep-rates-{}{stem_extra}", seating.slug());
             chart::save(&rates, dir, &stem)?;
             blocks.push(Block::Chart(
                 stem,
@@ -258,7 +275,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                     lines: vec![line("mean length", &|g| g.mean_length())],
                 },
             };
-            let stem = format!("sweep-length-{}{stem_extra}", slug(pairing));
+            let stem = format!("sweep-length-{}{stem_extra}", seating.slug());
             chart::save(&length, dir, &stem)?;
             blocks.push(Block::Chart(
                 stem,
@@ -280,7 +297,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                         ],
                     },
                 };
-                let stem = format!("sweep-matches-{}{stem_extra}", slug(pairing));
+                let stem = format!("sweep-matches-{}{stem_extra}", seating.slug());
                 chart::save(&results, dir, &stem)?;
                 blocks.push(Block::Chart(
                     stem,
@@ -294,7 +311,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                         lines: vec![line("mean rounds", &of(|m| m.mean_rounds()))],
                     },
                 };
-                let stem = format!("sweep-rounds-{}{stem_extra}", slug(pairing));
+                let stem = format!("sweep-rounds-{}{stem_extra}", seating.slug());
                 chart::save(&rounds, dir, &stem)?;
                 blocks.push(Block::Chart(
                     stem,
