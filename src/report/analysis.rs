@@ -68,9 +68,12 @@ pub struct Group {
     pub seating: Seating,
     /// Games.
     pub games: u64,
-    /// Wins by South, by North, draws.
+    /// Games whose outcome the win rates count: the finished ones, or every game when
+    /// unfinished games are scored (`--score-unfinished`).
+    pub scored: u64,
+    /// Among the scored games: wins by South, by North, draws.
     pub outcomes: [u64; 3],
-    /// Wins by the player who moved first.
+    /// Among the scored games: wins by the player who moved first.
     pub first_mover_wins: u64,
     /// Games South moved first in.
     pub south_starts: u64,
@@ -80,6 +83,8 @@ pub struct Group {
     pub end_rules: BTreeMap<String, u64>,
     /// Games stopped by cap or repetition.
     pub unfinished: u64,
+    /// Games stopped by the move cap.
+    pub capped: u64,
     /// Games ended with no legal move for either player.
     pub no_moves: u64,
     /// Capture events, summed, and their sum of squares (for an interval on the mean).
@@ -91,9 +96,9 @@ pub struct Group {
     pub branching: Vec<u64>,
     /// Moves by laps sown.
     pub laps: Vec<u64>,
-    /// Whether South won, by game: keyed by seat order, seed and round, the key a
+    /// Whether South won, by game (`None` for a game the win rates leave out): keyed by seat order, seed and round, the key a
     /// game shares with the same game of every other variant (common random numbers).
-    pub paired: BTreeMap<PairKey, bool>,
+    pub paired: BTreeMap<PairKey, Option<bool>>,
 }
 
 /// What matches a game of one variant with a game of another: seat order (0: the pairing's
@@ -114,8 +119,13 @@ pub struct Pairs {
 }
 
 impl Group {
-    /// `(rate, low, high)` of a count among the games.
+    /// `(rate, low, high)` of a count among the scored games (a win rate).
     pub fn rate(&self, k: u64) -> (f64, f64, f64) {
+        wilson(k, self.scored, Z95)
+    }
+
+    /// `(share, low, high)` of a count among all the games (how games end).
+    pub fn share(&self, k: u64) -> (f64, f64, f64) {
         wilson(k, self.games, Z95)
     }
 
@@ -135,11 +145,12 @@ impl Group {
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
-    /// discordant counts of "South won". Games with no partner are left out.
+    /// discordant counts of "South won". Games with no partner, and pairs either of whose
+    /// games the win rates leave out (unfinished), are left out.
     pub fn pairs(&self, other: &Group) -> Pairs {
         let mut pairs = Pairs::default();
         for (key, &mine) in &self.paired {
-            if let Some(&theirs) = other.paired.get(key) {
+            if let (Some(mine), Some(&Some(theirs))) = (mine, other.paired.get(key)) {
                 pairs.n += 1;
                 pairs.first_only += u64::from(mine && !theirs);
                 pairs.second_only += u64::from(theirs && !mine);
@@ -236,7 +247,14 @@ pub struct Analysis {
     pub groups: Vec<Group>,
     /// In a match run, one group of matches per variant and seating, in the same order.
     pub matches: Vec<MatchGroup>,
+    /// Whether win rates count unfinished games (`--score-unfinished`).
+    pub score_unfinished: bool,
 }
+
+/// The rule behind `no-moves` endings, as reports name it: the engine ends a game so only
+/// under `no move: pass` (R3), when both players in turn have no legal move.
+pub const NO_MOVES_RULE: &str =
+    "`no move: pass` (reading R3): neither player had a legal move in turn, seeds still on the board, and the game ended with the board's seeds going to their owners";
 
 impl Analysis {
     /// `sowlab 0.1.0 (commit 1a2b3c4d5e6f) on 2026-12-01`: what made the run, and when.
@@ -247,11 +265,12 @@ impl Analysis {
         )
     }
 
-    /// Reads a finished run directory.
+    /// Reads a finished run directory. Games stopped by the move cap or by repetition count
+    /// towards win rates only if `score_unfinished` (then as the variant scores them).
     ///
     /// # Errors
     /// Missing or malformed files.
-    pub fn read(dir: &Path) -> Result<Analysis, OutputError> {
+    pub fn read(dir: &Path, score_unfinished: bool) -> Result<Analysis, OutputError> {
         let csv_err = |path: &Path| {
             let path = path.to_path_buf();
             move |source| OutputError::Csv { path, source }
@@ -286,23 +305,29 @@ impl Analysis {
                 continue;
             };
             let g = &mut groups[i];
+            let unfinished = r.end_reason == "cap" || r.end_reason == "repetition";
+            let scored = score_unfinished || !unfinished;
             g.games += 1;
-            g.outcomes[match r.winner.as_str() {
-                "south" => 0,
-                "north" => 1,
-                _ => 2,
-            }] += 1;
-            g.first_mover_wins += u64::from(r.winner == r.starter);
+            if scored {
+                g.scored += 1;
+                g.outcomes[match r.winner.as_str() {
+                    "south" => 0,
+                    "north" => 1,
+                    _ => 2,
+                }] += 1;
+                g.first_mover_wins += u64::from(r.winner == r.starter);
+            }
             g.south_starts += u64::from(r.starter == "south");
             g.lengths.push(r.turns);
             *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
-            g.unfinished += u64::from(r.end_reason == "cap" || r.end_reason == "repetition");
+            g.unfinished += u64::from(unfinished);
+            g.capped += u64::from(r.end_reason == "cap");
             g.no_moves += u64::from(r.end_reason == "no-moves");
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
             g.paired.insert(
                 (g.seating.order, r.seed.clone(), r.round),
-                r.winner == "south",
+                scored.then_some(r.winner == "south"),
             );
         }
         for g in &mut groups {
@@ -371,6 +396,7 @@ impl Analysis {
             date,
             groups,
             matches,
+            score_unfinished,
         })
     }
 
@@ -380,6 +406,20 @@ impl Analysis {
         seating: &'a Seating,
     ) -> impl Iterator<Item = &'a MatchGroup> + 'a {
         self.matches.iter().filter(move |g| g.seating == *seating)
+    }
+
+    /// How the win rates treat games stopped by the move cap or by repetition, for a report.
+    pub fn scoring_note(&self) -> String {
+        let (unfinished, games) = self
+            .groups
+            .iter()
+            .fold((0, 0), |(u, n), g| (u + g.unfinished, n + g.games));
+        let how = if self.score_unfinished {
+            "are counted in the win rates, scored as each variant's `unfinished:` rule says (by captured totals unless it says draw), as --score-unfinished asks"
+        } else {
+            "are left out of the win rates, which are over finished games only (--score-unfinished would score them as each variant says); the tables show them apart"
+        };
+        format!("Unfinished games: {unfinished} of {games} games were stopped by the move cap or by repetition; they {how}.")
     }
 
     /// The seatings, in run order: each pairing's seat orders 0 and 1.
@@ -412,7 +452,7 @@ fn bump(histogram: &mut Vec<u64>, value: usize) {
 mod tests {
     use super::*;
 
-    fn group(games: &[(u8, &str, bool)]) -> Group {
+    fn group(games: &[(u8, &str, Option<bool>)]) -> Group {
         Group {
             paired: games
                 .iter()
@@ -436,18 +476,22 @@ mod tests {
 
     #[test]
     fn games_pair_by_seating_and_seed_only() {
+        let (won, lost) = (Some(true), Some(false));
         let a = group(&[
-            (0, "01", true),
-            (0, "02", true),
-            (1, "01", false),
-            (0, "03", true),
+            (0, "01", won),
+            (0, "02", won),
+            (1, "01", lost),
+            (0, "03", won),
+            (0, "05", won),
         ]);
-        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0.
+        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0;
+        // "05" was stopped unfinished in `b`, so the win rates and the pairs leave it out.
         let b = group(&[
-            (1, "01", true),
-            (0, "01", false),
-            (0, "02", true),
-            (0, "04", false),
+            (1, "01", won),
+            (0, "01", lost),
+            (0, "02", won),
+            (0, "04", lost),
+            (0, "05", None),
         ]);
         let pairs = a.pairs(&b);
         assert_eq!(

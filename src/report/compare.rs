@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs, Seating};
+use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -66,12 +66,13 @@ struct PairTest {
 const WIDE: f64 = 0.05;
 
 /// Writes the report files into `dir`, which holds a finished run. `command` is the command
-/// line that made it.
+/// line that made it; `score_unfinished` counts games stopped by cap or repetition in win
+/// rates.
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
-pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
-    let analysis = Analysis::read(dir.path())?;
+pub fn write(dir: &mut OutDir, command: &str, score_unfinished: bool) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path(), score_unfinished)?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
     let seatings = analysis.seatings();
@@ -113,6 +114,19 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
     Ok(document::write_pages(dir, "sowlab comparison", &blocks)?)
 }
 
+/// Where games ended because nobody could move, what says so and names the rule behind it.
+fn stalled_note(groups: &[&Group]) -> Option<String> {
+    let stalled: Vec<String> = groups
+        .iter()
+        .filter(|g| g.no_moves > 0)
+        .map(|g| format!("{} {}", g.variant, count_share(g.no_moves, g.games)))
+        .collect();
+    (!stalled.is_empty()).then(|| format!(
+        "Games ended because nobody could move ({}) came about through the rule {NO_MOVES_RULE}. They are finished games and count in the win rates.",
+        stalled.join(", ")
+    ))
+}
+
 /// Writes `rows` as the CSV file `name` in `dir`.
 fn write_table<T: Serialize>(dir: &mut OutDir, name: &str, rows: &[T]) -> Result<(), ReportError> {
     let mut out = csv::Writer::from_writer(Vec::new());
@@ -143,6 +157,11 @@ fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
     format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
 }
 
+/// `12 (1.2%)`: a count of games and its share.
+pub fn count_share(k: u64, n: u64) -> String {
+    format!("{k} ({})", percent(k as f64 / n.max(1) as f64))
+}
+
 fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
     let info = &analysis.info;
     let mut blocks = vec![
@@ -165,6 +184,8 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
             format!("Agent pairings: {}", info.agents.join("; ")),
             format!("Simulation command recorded in run.json: {}", info.command),
             "Every game's seed is in games.csv; a game is a pure function of (rules, agents, seed).".into(),
+            "Each seating of each pairing is reported on its own, never pooled with the other.".into(),
+            analysis.scoring_note(),
         ]),
         Block::Table(
             vec!["variant".into(), "file".into(), "rules hash".into()],
@@ -252,22 +273,27 @@ fn comparison_rows(
     groups: &[&Group],
     tests: &[PairTest],
 ) -> Vec<ComparisonRecord> {
+    // Win rates are over the scored games; everything else over all of them.
+    let rate =
+        |g: &Group, measure: &str, k| record(seating, &g.variant, measure, g.rate(k), g.scored);
     let row =
         |g: &Group, measure: &str, values| record(seating, &g.variant, measure, values, g.games);
     let mut rows = Vec::new();
     for g in groups {
-        rows.push(row(g, "first_mover_rate", g.rate(g.first_mover_wins)));
-        rows.push(row(g, "south_rate", g.rate(g.outcomes[0])));
-        rows.push(row(g, "north_rate", g.rate(g.outcomes[1])));
-        rows.push(row(g, "draw_rate", g.rate(g.outcomes[2])));
+        rows.push(rate(g, "first_mover_rate", g.first_mover_wins));
+        rows.push(rate(g, "south_rate", g.outcomes[0]));
+        rows.push(rate(g, "north_rate", g.outcomes[1]));
+        rows.push(rate(g, "draw_rate", g.outcomes[2]));
         rows.push(row(g, "mean_turns", g.mean_length()));
         rows.push(ComparisonRecord {
             low: None,
             high: None,
             ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0))
         });
-        rows.push(row(g, "unfinished_rate", g.rate(g.unfinished)));
-        rows.push(row(g, "no_moves_rate", g.rate(g.no_moves)));
+        rows.push(row(g, "unfinished_rate", g.share(g.unfinished)));
+        rows.push(row(g, "cap_rate", g.share(g.capped)));
+        rows.push(row(g, "repetition_rate", g.share(g.unfinished - g.capped)));
+        rows.push(row(g, "no_moves_rate", g.share(g.no_moves)));
         rows.push(row(g, "mean_captures", g.mean_captures()));
     }
     for t in tests {
@@ -306,13 +332,20 @@ fn pairing_section(
         [
             "variant",
             "games",
+            if analysis.score_unfinished {
+                "games in win rates"
+            } else {
+                "finished games (win rates are over these)"
+            },
             "first mover wins",
             format!("South ({}) wins", seating.south).as_str(),
             format!("North ({}) wins", seating.north).as_str(),
             "draws",
             "mean length",
             "median",
-            "unfinished (cap, repetition)",
+            "stopped by move cap",
+            "stopped by repetition",
+            "no moves (R3)",
             "mean captures",
         ]
         .map(String::from)
@@ -324,18 +357,22 @@ fn pairing_section(
                 vec![
                     g.variant.clone(),
                     g.games.to_string(),
+                    g.scored.to_string(),
                     with_interval(g.rate(g.first_mover_wins)),
                     with_interval(g.rate(g.outcomes[0])),
                     with_interval(g.rate(g.outcomes[1])),
                     with_interval(g.rate(g.outcomes[2])),
                     format!("{m:.1} [{lo:.1}–{hi:.1}]"),
                     format!("{}", g.length_quantile(0.5)),
-                    with_interval(g.rate(g.unfinished)),
+                    count_share(g.capped, g.games),
+                    count_share(g.unfinished - g.capped, g.games),
+                    count_share(g.no_moves, g.games),
                     format!("{:.2}", g.mean_captures().0),
                 ]
             })
             .collect(),
     )];
+    blocks.extend(stalled_note(groups).map(Block::Paragraph));
     if !tests.is_empty() {
         let starter = if groups.iter().all(|g| g.south_starts == g.games) {
             " Every variant here has South move first, so this is also the first mover's win rate."
@@ -419,8 +456,14 @@ fn pairing_section(
                     ],
                 },
             },
-            "Win rates of the first mover, South, North and draws; bars are 95% Wilson intervals"
-                .to_string(),
+            format!(
+                "Win rates of the first mover, South, North and draws over {}; bars are 95% Wilson intervals",
+                if analysis.score_unfinished {
+                    "all games (unfinished ones scored as each variant says)"
+                } else {
+                    "finished games (games stopped by cap or repetition are left out: see the table and the end-reasons chart)"
+                }
+            ),
         ),
         (
             format!("lengths-{slug}"),
@@ -797,4 +840,23 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
         }
     }
     write_table(dir, "timeline.csv", &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_nobody_could_move_in_are_named_with_their_rule() {
+        let group = |variant: &str, no_moves| Group {
+            variant: variant.into(),
+            games: 200,
+            no_moves,
+            ..Group::default()
+        };
+        let (a, b) = (group("A", 0), group("B", 5));
+        assert_eq!(stalled_note(&[&a]), None);
+        let note = stalled_note(&[&a, &b]).unwrap();
+        assert!(note.starts_with("Games ended because nobody could move (B 5 (2.5%)) came about through the rule `no move: pass` (reading R3)"), "{note}");
+    }
 }

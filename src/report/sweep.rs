@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::analysis::{Analysis, Group, MatchGroup};
 use super::chart::{self, Chart, Line, Plot};
+use super::compare::count_share;
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
@@ -21,13 +22,22 @@ fn parameters(settings: &[String]) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// Games stopped by the move cap beyond this share of a grid point get a warning.
+const CAPPED: f64 = 0.05;
+
 /// Writes the sweep report into `dir`. `swept` names the parameters varied, in order: the
-/// first is the x axis, the others split the charts.
+/// first is the x axis, the others split the charts. `score_unfinished` counts games stopped
+/// by cap or repetition in win rates.
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
-pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), ReportError> {
-    let analysis = Analysis::read(dir.path())?;
+pub fn write(
+    dir: &mut OutDir,
+    command: &str,
+    swept: &[String],
+    score_unfinished: bool,
+) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path(), score_unfinished)?;
     let csv_error = |path: &Path| {
         let path = path.join("sweep.csv");
         move |source| ReportError::Csv { path, source }
@@ -60,6 +70,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             analysis.made_by()
         )),
         Block::Code(command.to_string()),
+        Block::Paragraph(analysis.scoring_note()),
     ];
     let mut csv_out = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = ["pairing", "seat_order", "south_agent", "north_agent"]
@@ -88,6 +99,9 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             "unfinished_rate",
             "unfinished_low",
             "unfinished_high",
+            "cap_rate",
+            "cap_low",
+            "cap_high",
         ]
         .map(String::from),
     );
@@ -136,6 +150,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             .filter(|(g, _)| g.seating == *seating)
             .collect();
         let mut table = Vec::new();
+        let mut warnings = Vec::new();
         for (g, point) in &groups {
             let mut record: Vec<String> = vec![
                 seating.pairing.clone(),
@@ -152,7 +167,8 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                 g.rate(g.outcomes[1]),
                 g.rate(g.outcomes[2]),
                 g.mean_length(),
-                g.rate(g.unfinished),
+                g.share(g.unfinished),
+                g.share(g.capped),
             ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
@@ -179,7 +195,24 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             ));
             row.push(format!("{:.1}%", 100.0 * g.rate(g.outcomes[2]).0));
             row.push(format!("{:.1}", g.mean_length().0));
-            row.push(format!("{:.1}%", 100.0 * g.rate(g.unfinished).0));
+            row.push(format!("{:.1}%", 100.0 * g.share(g.unfinished).0));
+            let capped = g.share(g.capped).0;
+            row.push(format!(
+                "{}{}",
+                count_share(g.capped, g.games),
+                if capped > CAPPED { " ⚠" } else { "" }
+            ));
+            if capped > CAPPED {
+                let at: Vec<String> = swept
+                    .iter()
+                    .map(|k| format!("{k}={}", value(point, k)))
+                    .collect();
+                warnings.push(format!(
+                    "{} ({})",
+                    at.join(", "),
+                    count_share(g.capped, g.games)
+                ));
+            }
             if let Some(m) = match_of(g) {
                 let (v, lo, hi) = m.rate(m.starter_wins);
                 row.push(format!(
@@ -208,11 +241,20 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             format!("draws{per}"),
             format!("mean length{per}"),
             format!("unfinished{per}"),
+            format!("stopped by move cap{per}"),
         ]);
         if matched {
             head.extend(["match starter wins", "mean rounds"].map(String::from));
         }
         blocks.push(Block::Table(head, table));
+        if !warnings.is_empty() {
+            blocks.push(Block::Paragraph(format!(
+                "Warning: more than {:.0}% of the games were stopped by the move cap at {}. Measures there describe games cut short, not games played out; win rates {}.",
+                100.0 * CAPPED,
+                warnings.join("; "),
+                if analysis.score_unfinished { "count them as each variant scores them" } else { "leave them out" }
+            )));
+        }
         // One chart per combination of the other parameters, in grid order.
         let mut others: Vec<Vec<(String, f64)>> = Vec::new();
         for (_, p) in &groups {
@@ -257,7 +299,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                             g.rate(g.outcomes[1])
                         }),
                         line("draw", &|g| g.rate(g.outcomes[2])),
-                        line("unfinished", &|g| g.rate(g.unfinished)),
+                        line("unfinished", &|g| g.share(g.unfinished)),
                     ],
                 },
             };

@@ -224,3 +224,75 @@ fn sweep_charts_measures_across_board_sizes() {
         }
     }
 }
+
+/// Games stopped by the move cap are counted apart and left out of win rates unless
+/// `--score-unfinished`; a sweep warns where the cap stops more than 5% of the games.
+#[test]
+fn unfinished_games_are_counted_apart_from_win_rates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = tmp.path().join(name);
+        sowlab()
+            .args(["compare", "variants/oware.sow", "variants/ayoayo.sow"])
+            .args(["--games", "30", "--agents", "random,random", "--seed", "4"])
+            .args(["--set", "cap=40"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    let measure = |rows: &[ComparisonRecord], measure: &str| {
+        rows.iter()
+            .find(|r| r.measure == measure && r.variant == "Oware" && r.seat_order == 0)
+            .cloned()
+            .unwrap()
+    };
+    let out = run("finished", &[]);
+    let rows = comparison(&out);
+    let capped = measure(&rows, "cap_rate");
+    assert!(capped.value > 0.2 && capped.games == 30, "{capped:?}");
+    let south = measure(&rows, "south_rate");
+    assert_eq!(
+        south.games as f64,
+        (30.0 * (1.0 - measure(&rows, "unfinished_rate").value)).round(),
+        "win rates over finished games only"
+    );
+    let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(md.contains("finished games (win rates are over these)"));
+    assert!(md.contains("stopped by move cap") && md.contains("are left out of the win rates"));
+    let out = run("scored", &["--score-unfinished"]);
+    let rows = comparison(&out);
+    assert_eq!(measure(&rows, "south_rate").games, 30);
+    let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(
+        md.contains("--set cap=40 --score-unfinished") && md.contains("as --score-unfinished asks")
+    );
+
+    let sweep = tmp.path().join("sweep");
+    sowlab()
+        .args([
+            "sweep",
+            "variants/oware.sow",
+            "--set",
+            "holes=6..7",
+            "--set",
+            "cap=40",
+        ])
+        .args(["--games", "10", "--agents", "random,random", "--out"])
+        .arg(&sweep)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(sweep.join("index.md")).unwrap();
+    assert!(
+        md.contains("Warning: more than 5% of the games were stopped by the move cap at holes=6"),
+        "{md}"
+    );
+    let csv = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with("cap_rate,cap_low,cap_high"));
+}
