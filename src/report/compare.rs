@@ -442,11 +442,11 @@ fn pairing_section(
                             values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
                         },
                         Bars {
-                            name: "South".into(),
+                            name: format!("South ({})", seating.south),
                             values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
                         },
                         Bars {
-                            name: "North".into(),
+                            name: format!("North ({})", seating.north),
                             values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
                         },
                         Bars {
