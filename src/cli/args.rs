@@ -310,6 +310,10 @@ pub struct CompareArgs {
     /// starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Count games stopped by the move cap or by repetition in win rates, scored as each
+    /// variant's `unfinished:` rule says; by default win rates are over finished games only.
+    #[arg(long)]
+    pub score_unfinished: bool,
 }
 
 /// `sowlab balance VARIANT... --ladder A,B,C --games N --seed S --out DIR`
@@ -358,4 +362,8 @@ pub struct SweepArgs {
     /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
     #[arg(long)]
     pub out: PathBuf,
+    /// Count games stopped by the move cap or by repetition in win rates, scored as each
+    /// variant's `unfinished:` rule says; by default win rates are over finished games only.
+    #[arg(long)]
+    pub score_unfinished: bool,
 }

@@ -1,5 +1,5 @@
 //! A finished run's records (run.json, games.csv, moves.csv, matches.csv) gathered by variant
-//! and agent pairing: the numbers reports show. Reports are built from these files, never from live
+//! and seating (a pairing's agents in the seats they played): the numbers reports show. Reports are built from these files, never from live
 //! simulation state, so a report can be rebuilt from the CSVs alone.
 
 use std::collections::BTreeMap;
@@ -9,27 +9,82 @@ use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
 use crate::sim::stats::{wilson, Z95};
 
-/// Everything measured for one variant under one agent pairing (both seatings pooled).
+/// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
+/// strength is never mixed up with a seat's advantage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seating {
+    /// The pairing, `A,B`.
+    pub pairing: String,
+    /// Seat order: 0 when the pairing's first agent is South, 1 when its second is.
+    pub order: u8,
+    /// South's agent.
+    pub south: String,
+    /// North's agent.
+    pub north: String,
+}
+
+impl Seating {
+    /// The pairing `A,B` in seat order `order`.
+    pub fn of(pairing: &str, order: u8) -> Seating {
+        let (a, b) = pairing.split_once(',').unwrap_or((pairing, pairing));
+        let (south, north) = if order == 0 { (a, b) } else { (b, a) };
+        Seating {
+            pairing: pairing.to_string(),
+            order,
+            south: south.to_string(),
+            north: north.to_string(),
+        }
+    }
+
+    /// `South alphabeta:3, North random`.
+    pub fn label(&self) -> String {
+        format!("South {}, North {}", self.south, self.north)
+    }
+
+    /// For file names: `alphabeta3-vs-random-1` (South first, then the seat order from 1, which
+    /// tells the seatings of a pairing of one agent with itself apart).
+    pub fn slug(&self) -> String {
+        format!(
+            "{}-{}",
+            slug(&format!("{},{}", self.south, self.north)),
+            self.order + 1
+        )
+    }
+}
+
+/// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
+fn slug(pairing: &str) -> String {
+    pairing.replace(':', "").replace(',', "-vs-")
+}
+
+/// Everything measured for one variant under one seating of one agent pairing.
 #[derive(Clone, Debug, Default)]
 pub struct Group {
     /// Variant name.
     pub variant: String,
     /// Content hash of its rules.
     pub rules_hash: String,
-    /// The pairing, `A,B`.
-    pub pairing: String,
+    /// The agents, in their seats.
+    pub seating: Seating,
     /// Games.
     pub games: u64,
-    /// Wins by South, by North, draws.
+    /// Games whose outcome the win rates count: the finished ones, or every game when
+    /// unfinished games are scored (`--score-unfinished`).
+    pub scored: u64,
+    /// Among the scored games: wins by South, by North, draws.
     pub outcomes: [u64; 3],
-    /// Wins by the player who moved first.
+    /// Among the scored games: wins by the player who moved first.
     pub first_mover_wins: u64,
+    /// Games South moved first in.
+    pub south_starts: u64,
     /// Game lengths in moves, sorted.
     pub lengths: Vec<u32>,
     /// Games by end rule (`last-seeds`, `cap`, ...).
     pub end_rules: BTreeMap<String, u64>,
     /// Games stopped by cap or repetition.
     pub unfinished: u64,
+    /// Games stopped by the move cap.
+    pub capped: u64,
     /// Games ended with no legal move for either player.
     pub no_moves: u64,
     /// Capture events, summed, and their sum of squares (for an interval on the mean).
@@ -41,11 +96,36 @@ pub struct Group {
     pub branching: Vec<u64>,
     /// Moves by laps sown.
     pub laps: Vec<u64>,
+    /// Whether South won, by game (`None` for a game the win rates leave out): keyed by seat order, seed and round, the key a
+    /// game shares with the same game of every other variant (common random numbers).
+    pub paired: BTreeMap<PairKey, Option<bool>>,
+}
+
+/// What matches a game of one variant with a game of another: seat order (0: the pairing's
+/// first agent South), the game's seed and, in a match run, the round. `sim::seed` derives a
+/// game's seed from the master seed, the seat order and the game's index only, so game `k` of
+/// every variant in a seating shares it.
+pub type PairKey = (u8, String, Option<u16>);
+
+/// The games two variants played on common seeds, as McNemar's test needs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// Pairs: games of the first variant with a game of the second on the same key.
+    pub n: u64,
+    /// Pairs where the outcome held in the first variant's game only.
+    pub first_only: u64,
+    /// Pairs where it held in the second's only.
+    pub second_only: u64,
 }
 
 impl Group {
-    /// `(rate, low, high)` of a count among the games.
+    /// `(rate, low, high)` of a count among the scored games (a win rate).
     pub fn rate(&self, k: u64) -> (f64, f64, f64) {
+        wilson(k, self.scored, Z95)
+    }
+
+    /// `(share, low, high)` of a count among all the games (how games end).
+    pub fn share(&self, k: u64) -> (f64, f64, f64) {
         wilson(k, self.games, Z95)
     }
 
@@ -63,15 +143,30 @@ impl Group {
     pub fn length_quantile(&self, q: f64) -> f64 {
         quantile(&self.lengths, q)
     }
+
+    /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
+    /// discordant counts of "South won". Games with no partner, and pairs either of whose
+    /// games the win rates leave out (unfinished), are left out.
+    pub fn pairs(&self, other: &Group) -> Pairs {
+        let mut pairs = Pairs::default();
+        for (key, &mine) in &self.paired {
+            if let (Some(mine), Some(&Some(theirs))) = (mine, other.paired.get(key)) {
+                pairs.n += 1;
+                pairs.first_only += u64::from(mine && !theirs);
+                pairs.second_only += u64::from(theirs && !mine);
+            }
+        }
+        pairs
+    }
 }
 
-/// Everything measured of the matches of one variant under one agent pairing.
+/// Everything measured of the matches of one variant under one seating of an agent pairing.
 #[derive(Clone, Debug, Default)]
 pub struct MatchGroup {
     /// Variant name.
     pub variant: String,
-    /// The pairing, `A,B`.
-    pub pairing: String,
+    /// The agents, in their seats.
+    pub seating: Seating,
     /// Matches.
     pub matches: u64,
     /// Matches won by South, by North, drawn.
@@ -147,11 +242,19 @@ pub struct Analysis {
     pub info: RunInfo,
     /// The day the run was made.
     pub date: String,
-    /// One group per variant and pairing, variant-major in run order.
+    /// One group per variant and seating, variant-major in run order, then pairing, then seat
+    /// order.
     pub groups: Vec<Group>,
-    /// In a match run, one group of matches per variant and pairing, in the same order.
+    /// In a match run, one group of matches per variant and seating, in the same order.
     pub matches: Vec<MatchGroup>,
+    /// Whether win rates count unfinished games (`--score-unfinished`).
+    pub score_unfinished: bool,
 }
+
+/// The rule behind `no-moves` endings, as reports name it: the engine ends a game so only
+/// under `no move: pass` (R3), when both players in turn have no legal move.
+pub const NO_MOVES_RULE: &str =
+    "`no move: pass` (reading R3): neither player had a legal move in turn, seeds still on the board, and the game ended with the board's seeds going to their owners";
 
 impl Analysis {
     /// `sowlab 0.1.0 (commit 1a2b3c4d5e6f) on 2026-12-01`: what made the run, and when.
@@ -162,11 +265,12 @@ impl Analysis {
         )
     }
 
-    /// Reads a finished run directory.
+    /// Reads a finished run directory. Games stopped by the move cap or by repetition count
+    /// towards win rates only if `score_unfinished` (then as the variant scores them).
     ///
     /// # Errors
     /// Missing or malformed files.
-    pub fn read(dir: &Path) -> Result<Analysis, OutputError> {
+    pub fn read(dir: &Path, score_unfinished: bool) -> Result<Analysis, OutputError> {
         let csv_err = |path: &Path| {
             let path = path.to_path_buf();
             move |source| OutputError::Csv { path, source }
@@ -175,21 +279,23 @@ impl Analysis {
         let (info, date) = (file.run, file.date);
         let mut groups: Vec<Group> = Vec::new();
         for v in &info.variants {
-            for p in &info.agents {
+            for seating in seatings(&info) {
                 groups.push(Group {
                     variant: v.name.clone(),
                     rules_hash: v.rules_hash.clone(),
-                    pairing: p.clone(),
+                    seating,
                     ..Group::default()
                 });
             }
         }
         let per_pairing = 2 * info.games;
+        // A game's index within its variant is `(pairing * 2 + seat order) * games + i`.
         let find = |groups: &[Group], variant: &str, game: u64| {
             let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
-            groups
-                .iter()
-                .position(|g| g.variant == variant && g.pairing == *pairing)
+            let order = (game / info.games.max(1) % 2) as u8;
+            groups.iter().position(|g| {
+                g.variant == variant && g.seating.pairing == *pairing && g.seating.order == order
+            })
         };
         let games_path = dir.join("games.csv");
         let mut reader = csv::Reader::from_path(&games_path).map_err(csv_err(&games_path))?;
@@ -199,19 +305,30 @@ impl Analysis {
                 continue;
             };
             let g = &mut groups[i];
+            let unfinished = r.end_reason == "cap" || r.end_reason == "repetition";
+            let scored = score_unfinished || !unfinished;
             g.games += 1;
-            g.outcomes[match r.winner.as_str() {
-                "south" => 0,
-                "north" => 1,
-                _ => 2,
-            }] += 1;
-            g.first_mover_wins += u64::from(r.winner == r.starter);
+            if scored {
+                g.scored += 1;
+                g.outcomes[match r.winner.as_str() {
+                    "south" => 0,
+                    "north" => 1,
+                    _ => 2,
+                }] += 1;
+                g.first_mover_wins += u64::from(r.winner == r.starter);
+            }
+            g.south_starts += u64::from(r.starter == "south");
             g.lengths.push(r.turns);
             *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
-            g.unfinished += u64::from(r.end_reason == "cap" || r.end_reason == "repetition");
+            g.unfinished += u64::from(unfinished);
+            g.capped += u64::from(r.end_reason == "cap");
             g.no_moves += u64::from(r.end_reason == "no-moves");
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
+            g.paired.insert(
+                (g.seating.order, r.seed.clone(), r.round),
+                scored.then_some(r.winner == "south"),
+            );
         }
         for g in &mut groups {
             g.lengths.sort_unstable();
@@ -244,7 +361,7 @@ impl Analysis {
                 .iter()
                 .map(|g| MatchGroup {
                     variant: g.variant.clone(),
-                    pairing: g.pairing.clone(),
+                    seating: g.seating.clone(),
                     ..MatchGroup::default()
                 })
                 .collect();
@@ -279,23 +396,49 @@ impl Analysis {
             date,
             groups,
             matches,
+            score_unfinished,
         })
     }
 
-    /// The match groups of one pairing, in variant order (none in a run of single games).
-    pub fn matches_of<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a MatchGroup> + 'a {
-        self.matches.iter().filter(move |g| g.pairing == pairing)
+    /// The match groups of one seating, in variant order (none in a run of single games).
+    pub fn matches_of<'a>(
+        &'a self,
+        seating: &'a Seating,
+    ) -> impl Iterator<Item = &'a MatchGroup> + 'a {
+        self.matches.iter().filter(move |g| g.seating == *seating)
     }
 
-    /// The pairings, in run order.
-    pub fn pairings(&self) -> &[String] {
-        &self.info.agents
+    /// How the win rates treat games stopped by the move cap or by repetition, for a report.
+    pub fn scoring_note(&self) -> String {
+        let (unfinished, games) = self
+            .groups
+            .iter()
+            .fold((0, 0), |(u, n), g| (u + g.unfinished, n + g.games));
+        let how = if self.score_unfinished {
+            "are counted in the win rates, scored as each variant's `unfinished:` rule says (by captured totals unless it says draw), as --score-unfinished asks"
+        } else {
+            "are left out of the win rates, which are over finished games only (--score-unfinished would score them as each variant says); the tables show them apart"
+        };
+        format!("Unfinished games: {unfinished} of {games} games were stopped by the move cap or by repetition; they {how}.")
     }
 
-    /// The groups of one pairing, in variant order.
-    pub fn of_pairing<'a>(&'a self, pairing: &'a str) -> impl Iterator<Item = &'a Group> + 'a {
-        self.groups.iter().filter(move |g| g.pairing == pairing)
+    /// The seatings, in run order: each pairing's seat orders 0 and 1.
+    pub fn seatings(&self) -> Vec<Seating> {
+        seatings(&self.info)
     }
+
+    /// The groups of one seating, in variant order.
+    pub fn of_seating<'a>(&'a self, seating: &'a Seating) -> impl Iterator<Item = &'a Group> + 'a {
+        self.groups.iter().filter(move |g| g.seating == *seating)
+    }
+}
+
+/// A run's seatings: each pairing in seat orders 0 and 1.
+fn seatings(info: &RunInfo) -> Vec<Seating> {
+    info.agents
+        .iter()
+        .flat_map(|p| [0, 1].map(|order| Seating::of(p, order)))
+        .collect()
 }
 
 fn bump(histogram: &mut Vec<u64>, value: usize) {
@@ -303,4 +446,62 @@ fn bump(histogram: &mut Vec<u64>, value: usize) {
         histogram.resize(value + 1, 0);
     }
     histogram[value] += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(games: &[(u8, &str, Option<bool>)]) -> Group {
+        Group {
+            paired: games
+                .iter()
+                .map(|&(seats, seed, won)| ((seats, seed.to_string(), None), won))
+                .collect(),
+            ..Group::default()
+        }
+    }
+
+    #[test]
+    fn seatings_name_the_agents_as_seated() {
+        let s = Seating::of("alphabeta:3,random", 1);
+        assert_eq!(
+            (s.south.as_str(), s.north.as_str()),
+            ("random", "alphabeta:3")
+        );
+        assert_eq!(s.label(), "South random, North alphabeta:3");
+        assert_eq!(s.slug(), "random-vs-alphabeta3-2");
+        assert_eq!(Seating::of("random,random", 0).slug(), "random-vs-random-1");
+    }
+
+    #[test]
+    fn games_pair_by_seating_and_seed_only() {
+        let (won, lost) = (Some(true), Some(false));
+        let a = group(&[
+            (0, "01", won),
+            (0, "02", won),
+            (1, "01", lost),
+            (0, "03", won),
+            (0, "05", won),
+        ]);
+        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0;
+        // "05" was stopped unfinished in `b`, so the win rates and the pairs leave it out.
+        let b = group(&[
+            (1, "01", won),
+            (0, "01", lost),
+            (0, "02", won),
+            (0, "04", lost),
+            (0, "05", None),
+        ]);
+        let pairs = a.pairs(&b);
+        assert_eq!(
+            pairs,
+            Pairs {
+                n: 3,
+                first_only: 1,
+                second_only: 1
+            }
+        );
+        assert_eq!(b.pairs(&a).first_only, 1);
+    }
 }

@@ -1,23 +1,28 @@
-//! The comparison report: `comparison.csv` (measures with intervals per variant, and
-//! pairwise tests of the first-mover win rate), charts, `index.md` and `index.html`, all
-//! built from a finished simulation run's files.
+//! The comparison report: `comparison.csv` (measures with intervals per variant, and paired
+//! tests between variants), charts, `index.md` and `index.html`, from a finished run's files.
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group, MatchGroup};
+use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE};
 use super::chart::{self, Bars, Chart, Line, Plot};
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
 use crate::rules::reading_gloss;
-use crate::sim::stats::two_proportion;
+use crate::sim::stats::{holm, mcnemar, paired_difference, Z95};
 
 /// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
-/// or a test between two variants (`kind` = `pair`), for one agent pairing.
+/// or a test between two variants (`kind` = `pair`), for one seating of an agent pairing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonRecord {
     /// The agent pairing, `A,B`.
     pub pairing: String,
+    /// Seat order: 0 when the pairing's first agent played South, 1 when its second did.
+    pub seat_order: u8,
+    /// South's agent.
+    pub south_agent: String,
+    /// North's agent.
+    pub north_agent: String,
     /// `variant` or `pair`.
     pub kind: String,
     /// The variant (the first of the two for a pair).
@@ -26,63 +31,100 @@ pub struct ComparisonRecord {
     pub other: String,
     /// What is measured.
     pub measure: String,
-    /// Its value (for a pair: first minus second).
+    /// Its value (for a pair: first minus second, over the paired games).
     pub value: f64,
-    /// 95% interval, low end (empty where none applies).
+    /// 95% interval, low end (empty where none applies; for a pair, the Wald interval for a
+    /// difference of paired proportions).
     pub low: Option<f64>,
     /// 95% interval, high end.
     pub high: Option<f64>,
-    /// Games behind the value (for a pair: both variants').
+    /// Games behind the value (for a pair: the pairs of games played on the same seed).
     pub games: u64,
-    /// Two-proportion z statistic (pairs).
+    /// McNemar's z = (b − c)/√(b + c) over the discordant pairs (pairs).
     pub z: Option<f64>,
-    /// Two-sided p-value (pairs).
+    /// Two-sided exact mid-p value of McNemar's test (pairs).
     pub p_value: Option<f64>,
-    /// p-value after Holm's correction over all pairs of the pairing.
+    /// p-value after Holm's correction over every pair test in the report.
     pub p_holm: Option<f64>,
     /// Whether the Holm-corrected p-value is below 0.05.
     pub significant: Option<bool>,
 }
 
-/// A pairwise test of first-mover win rates.
+/// A paired test of South's wins between two variants, in one seating.
 struct PairTest {
     a: usize,
     b: usize,
+    pairs: Pairs,
     z: f64,
     p: f64,
     holm: f64,
+    /// Difference of rates over the pairs, and its 95% interval.
+    difference: (f64, f64, f64),
 }
 
 /// Intervals wider than this (half-width) get a warning in the report.
 const WIDE: f64 = 0.05;
 
 /// Writes the report files into `dir`, which holds a finished run. `command` is the command
-/// line that made it.
+/// line that made it; `score_unfinished` counts games stopped by cap or repetition in win
+/// rates.
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
-pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
-    let analysis = Analysis::read(dir.path())?;
+pub fn write(dir: &mut OutDir, command: &str, score_unfinished: bool) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path(), score_unfinished)?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
-    for pairing in analysis.pairings() {
-        let groups: Vec<&Group> = analysis.of_pairing(pairing).collect();
-        let tests = pair_tests(&groups);
-        blocks.push(Block::Heading(2, format!("Agents {pairing}")));
-        let matches: Vec<&MatchGroup> = analysis.matches_of(pairing).collect();
+    let seatings = analysis.seatings();
+    let mut tests: Vec<Vec<PairTest>> = seatings
+        .iter()
+        .map(|seating| pair_tests(&analysis.of_seating(seating).collect::<Vec<_>>()))
+        .collect();
+    adjust(&mut tests);
+    let family = tests.iter().map(Vec::len).sum();
+    for (seating, tests) in seatings.iter().zip(&tests) {
+        if seating.order == 0 {
+            blocks.push(Block::Heading(2, format!("Agents {}", seating.pairing)));
+            blocks.push(Block::Paragraph("Each seating is shown on its own, never pooled with the other: a difference between the agents and a difference between the seats cannot be told apart in a pooled figure.".into()));
+        }
+        blocks.push(Block::Heading(
+            3,
+            format!("{} (seat order {})", seating.label(), seating.order + 1),
+        ));
+        let groups: Vec<&Group> = analysis.of_seating(seating).collect();
+        let matches: Vec<&MatchGroup> = analysis.matches_of(seating).collect();
         if !matches.is_empty() {
-            rows.extend(match_rows(pairing, &matches));
-            blocks.extend(match_section(&analysis, pairing, &matches, dir)?);
-            blocks.push(Block::Heading(3, "Rounds".into()));
+            rows.extend(match_rows(seating, &matches));
+            blocks.extend(match_section(&analysis, seating, &matches, dir)?);
+            blocks.push(Block::Heading(4, "Rounds".into()));
             blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter.".into()));
         }
-        rows.extend(comparison_rows(pairing, &groups, &tests));
-        blocks.extend(pairing_section(&analysis, pairing, &groups, &tests, dir)?);
+        rows.extend(comparison_rows(seating, &groups, tests));
+        blocks.extend(pairing_section(
+            &analysis,
+            seating,
+            &groups,
+            (tests, family),
+            dir,
+        )?);
     }
     blocks.extend(readings_section(&analysis));
     write_table(dir, "comparison.csv", &rows)?;
     write_timeline(dir, &analysis)?;
     Ok(document::write_pages(dir, "sowlab comparison", &blocks)?)
+}
+
+/// Where games ended because nobody could move, what says so and names the rule behind it.
+fn stalled_note(groups: &[&Group]) -> Option<String> {
+    let stalled: Vec<String> = groups
+        .iter()
+        .filter(|g| g.no_moves > 0)
+        .map(|g| format!("{} {}", g.variant, count_share(g.no_moves, g.games)))
+        .collect();
+    (!stalled.is_empty()).then(|| format!(
+        "Games ended because nobody could move ({}) came about through the rule {NO_MOVES_RULE}. They are finished games and count in the win rates.",
+        stalled.join(", ")
+    ))
 }
 
 /// Writes `rows` as the CSV file `name` in `dir`.
@@ -102,11 +144,6 @@ pub(crate) fn write_table<T: Serialize>(
     Ok(dir.write_file(name, &bytes)?)
 }
 
-/// A file-name-safe form of a pairing: `alphabeta:3,random` → `alphabeta3-vs-random`.
-pub fn slug(pairing: &str) -> String {
-    pairing.replace(':', "").replace(',', "-vs-")
-}
-
 /// A p-value as a reader wants it: four decimals, or a bound when smaller.
 fn p_text(p: f64) -> String {
     if p < 0.0001 {
@@ -122,6 +159,11 @@ pub(crate) fn percent(x: f64) -> String {
 
 pub(crate) fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
     format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
+}
+
+/// `12 (1.2%)`: a count of games and its share.
+pub fn count_share(k: u64, n: u64) -> String {
+    format!("{k} ({})", percent(k as f64 / n.max(1) as f64))
 }
 
 fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
@@ -146,6 +188,8 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
             format!("Agent pairings: {}", info.agents.join("; ")),
             format!("Simulation command recorded in run.json: {}", info.command),
             "Every game's seed is in games.csv; a game is a pure function of (rules, agents, seed).".into(),
+            "Each seating of each pairing is reported on its own, never pooled with the other.".into(),
+            analysis.scoring_note(),
         ]),
         Block::Table(
             vec!["variant".into(), "file".into(), "rules hash".into()],
@@ -162,93 +206,116 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
         .fold(0.0, f64::max);
     if widest > WIDE {
         blocks.push(Block::Paragraph(format!(
-            "Caution: with {} games per variant and pairing, the 95% intervals are up to ±{:.1} percentage points wide, so only differences larger than that can be told apart. Run with more --games for firmer results.",
-            2 * info.games,
+            "Caution: with {} games per variant and seating, the 95% intervals are up to ±{:.1} percentage points wide, so only differences larger than that can be told apart. Run with more --games for firmer results.",
+            info.games,
             100.0 * widest
         )));
     }
     blocks
 }
 
-/// Every pair of variants: first-mover win rates compared with a two-proportion test, then
-/// Holm's step-down correction for the number of pairs.
+/// Every pair of variants, game by game: South's wins on the same seeds compared
+/// with McNemar's test (exact mid-p) and a paired interval for the difference of rates.
 fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     let mut tests = Vec::new();
     for a in 0..groups.len() {
         for b in a + 1..groups.len() {
-            let (ga, gb) = (groups[a], groups[b]);
-            let (z, p) =
-                two_proportion(ga.first_mover_wins, ga.games, gb.first_mover_wins, gb.games);
+            let pairs = groups[a].pairs(groups[b]);
+            let (z, p) = mcnemar(pairs.first_only, pairs.second_only);
             tests.push(PairTest {
                 a,
                 b,
+                pairs,
                 z,
                 p,
                 holm: p,
+                difference: paired_difference(pairs.first_only, pairs.second_only, pairs.n, Z95),
             });
         }
-    }
-    let mut order: Vec<usize> = (0..tests.len()).collect();
-    order.sort_by(|&i, &j| tests[i].p.total_cmp(&tests[j].p));
-    let m = tests.len();
-    let mut running: f64 = 0.0;
-    for (rank, &i) in order.iter().enumerate() {
-        running = running.max(((m - rank) as f64 * tests[i].p).min(1.0));
-        tests[i].holm = running;
     }
     tests
 }
 
-fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<ComparisonRecord> {
-    let row = |g: &Group, measure: &str, (value, low, high): (f64, f64, f64)| ComparisonRecord {
-        pairing: pairing.to_string(),
+/// Holm's correction over the whole family of tests the report shows (every seating's).
+fn adjust(tests: &mut [Vec<PairTest>]) {
+    let p: Vec<f64> = tests.iter().flatten().map(|t| t.p).collect();
+    for (t, holm) in tests.iter_mut().flatten().zip(holm(&p)) {
+        t.holm = holm;
+    }
+}
+
+/// A `comparison.csv` row of one variant's measure, with no test.
+fn record(
+    seating: &Seating,
+    variant: &str,
+    measure: &str,
+    (value, low, high): (f64, f64, f64),
+    games: u64,
+) -> ComparisonRecord {
+    ComparisonRecord {
+        pairing: seating.pairing.clone(),
+        seat_order: seating.order,
+        south_agent: seating.south.clone(),
+        north_agent: seating.north.clone(),
         kind: "variant".into(),
-        variant: g.variant.clone(),
+        variant: variant.to_string(),
         other: String::new(),
         measure: measure.into(),
         value,
         low: Some(low),
         high: Some(high),
-        games: g.games,
+        games,
         z: None,
         p_value: None,
         p_holm: None,
         significant: None,
-    };
+    }
+}
+
+fn comparison_rows(
+    seating: &Seating,
+    groups: &[&Group],
+    tests: &[PairTest],
+) -> Vec<ComparisonRecord> {
+    // Win rates are over the scored games; everything else over all of them.
+    let rate =
+        |g: &Group, measure: &str, k| record(seating, &g.variant, measure, g.rate(k), g.scored);
+    let row =
+        |g: &Group, measure: &str, values| record(seating, &g.variant, measure, values, g.games);
     let mut rows = Vec::new();
     for g in groups {
-        rows.push(row(g, "first_mover_rate", g.rate(g.first_mover_wins)));
-        rows.push(row(g, "south_rate", g.rate(g.outcomes[0])));
-        rows.push(row(g, "north_rate", g.rate(g.outcomes[1])));
-        rows.push(row(g, "draw_rate", g.rate(g.outcomes[2])));
+        rows.push(rate(g, "first_mover_rate", g.first_mover_wins));
+        rows.push(rate(g, "south_rate", g.outcomes[0]));
+        rows.push(rate(g, "north_rate", g.outcomes[1]));
+        rows.push(rate(g, "draw_rate", g.outcomes[2]));
         rows.push(row(g, "mean_turns", g.mean_length()));
         rows.push(ComparisonRecord {
             low: None,
             high: None,
             ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0))
         });
-        rows.push(row(g, "unfinished_rate", g.rate(g.unfinished)));
-        rows.push(row(g, "no_moves_rate", g.rate(g.no_moves)));
+        rows.push(row(g, "unfinished_rate", g.share(g.unfinished)));
+        rows.push(row(g, "cap_rate", g.share(g.capped)));
+        rows.push(row(g, "repetition_rate", g.share(g.unfinished - g.capped)));
+        rows.push(row(g, "no_moves_rate", g.share(g.no_moves)));
         rows.push(row(g, "mean_captures", g.mean_captures()));
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
-        let difference =
-            a.first_mover_wins as f64 / a.games as f64 - b.first_mover_wins as f64 / b.games as f64;
         rows.push(ComparisonRecord {
-            pairing: pairing.to_string(),
             kind: "pair".into(),
-            variant: a.variant.clone(),
             other: b.variant.clone(),
-            measure: "first_mover_rate_difference".into(),
-            value: difference,
-            low: None,
-            high: None,
-            games: a.games + b.games,
             z: Some(t.z),
             p_value: Some(t.p),
             p_holm: Some(t.holm),
             significant: Some(t.holm < 0.05),
+            ..record(
+                seating,
+                &a.variant,
+                "south_rate_difference",
+                t.difference,
+                t.pairs.n,
+            )
         });
     }
     rows
@@ -256,26 +323,33 @@ fn comparison_rows(pairing: &str, groups: &[&Group], tests: &[PairTest]) -> Vec<
 
 fn pairing_section(
     analysis: &Analysis,
-    pairing: &str,
+    seating: &Seating,
     groups: &[&Group],
-    tests: &[PairTest],
+    (tests, tests_in_report): (&[PairTest], usize),
     dir: &mut OutDir,
 ) -> Result<Vec<Block>, ReportError> {
-    let games = 2 * analysis.info.games;
+    let games = analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
-    let slug = slug(pairing);
-    let what = format!("{pairing}, {games} games per variant");
+    let slug = seating.slug();
+    let what = format!("{}, {games} games per variant", seating.label());
     let mut blocks = vec![Block::Table(
         [
             "variant",
             "games",
+            if analysis.score_unfinished {
+                "games in win rates"
+            } else {
+                "finished games (win rates are over these)"
+            },
             "first mover wins",
-            "South wins",
-            "North wins",
+            format!("South ({}) wins", seating.south).as_str(),
+            format!("North ({}) wins", seating.north).as_str(),
             "draws",
             "mean length",
             "median",
-            "unfinished (cap, repetition)",
+            "stopped by move cap",
+            "stopped by repetition",
+            "no moves (R3)",
             "mean captures",
         ]
         .map(String::from)
@@ -287,27 +361,38 @@ fn pairing_section(
                 vec![
                     g.variant.clone(),
                     g.games.to_string(),
+                    g.scored.to_string(),
                     with_interval(g.rate(g.first_mover_wins)),
                     with_interval(g.rate(g.outcomes[0])),
                     with_interval(g.rate(g.outcomes[1])),
                     with_interval(g.rate(g.outcomes[2])),
                     format!("{m:.1} [{lo:.1}–{hi:.1}]"),
                     format!("{}", g.length_quantile(0.5)),
-                    with_interval(g.rate(g.unfinished)),
+                    count_share(g.capped, g.games),
+                    count_share(g.unfinished - g.capped, g.games),
+                    count_share(g.no_moves, g.games),
                     format!("{:.2}", g.mean_captures().0),
                 ]
             })
             .collect(),
     )];
+    blocks.extend(stalled_note(groups).map(Block::Paragraph));
     if !tests.is_empty() {
-        blocks.push(Block::Paragraph(
-            "First-mover win rates compared pairwise (two-proportion z-test; Holm-corrected over all pairs; significant at 5%):".into(),
-        ));
+        let starter = if groups.iter().all(|g| g.south_starts == g.games) {
+            " Every variant here has South move first, so this is also the first mover's win rate."
+        } else {
+            ""
+        };
+        blocks.push(Block::Paragraph(format!(
+            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
+            seating.south, tests_in_report
+        )));
         blocks.push(Block::Table(
             [
                 "variant",
                 "vs",
-                "difference",
+                "difference [95% interval]",
+                "pairs n (b, c)",
                 "z",
                 "p",
                 "p (Holm)",
@@ -319,17 +404,25 @@ fn pairing_section(
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let d = a.first_mover_wins as f64 / a.games as f64
-                        - b.first_mover_wins as f64 / b.games as f64;
+                    let (d, lo, hi) = t.difference;
                     let verdict = if t.holm < 0.05 {
-                        "yes: the first-mover advantage differs"
+                        "yes: South's win rate differs"
                     } else {
                         "no: not distinguishable"
                     };
                     vec![
                         a.variant.clone(),
                         b.variant.clone(),
-                        format!("{:+.1} points", 100.0 * d),
+                        format!(
+                            "{:+.1} points [{:+.1}, {:+.1}]",
+                            100.0 * d,
+                            100.0 * lo,
+                            100.0 * hi
+                        ),
+                        format!(
+                            "{} ({}, {})",
+                            t.pairs.n, t.pairs.first_only, t.pairs.second_only
+                        ),
                         format!("{:.2}", t.z),
                         p_text(t.p),
                         p_text(t.holm),
@@ -353,11 +446,11 @@ fn pairing_section(
                             values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
                         },
                         Bars {
-                            name: "South".into(),
+                            name: format!("South ({})", seating.south),
                             values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
                         },
                         Bars {
-                            name: "North".into(),
+                            name: format!("North ({})", seating.north),
                             values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
                         },
                         Bars {
@@ -367,8 +460,14 @@ fn pairing_section(
                     ],
                 },
             },
-            "Win rates of the first mover, South, North and draws; bars are 95% Wilson intervals"
-                .to_string(),
+            format!(
+                "Win rates of the first mover, South, North and draws over {}; bars are 95% Wilson intervals",
+                if analysis.score_unfinished {
+                    "all games (unfinished ones scored as each variant says)"
+                } else {
+                    "finished games (games stopped by cap or repetition are left out: see the table and the end-reasons chart)"
+                }
+            ),
         ),
         (
             format!("lengths-{slug}"),
@@ -468,25 +567,10 @@ fn pairing_section(
     Ok(blocks)
 }
 
-/// `comparison.csv` rows of the matches of one pairing.
-fn match_rows(pairing: &str, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
-    let row = |g: &MatchGroup, measure: &str, (value, low, high): (f64, f64, f64), n: u64| {
-        ComparisonRecord {
-            pairing: pairing.to_string(),
-            kind: "variant".into(),
-            variant: g.variant.clone(),
-            other: String::new(),
-            measure: measure.into(),
-            value,
-            low: Some(low),
-            high: Some(high),
-            games: n,
-            z: None,
-            p_value: None,
-            p_holm: None,
-            significant: None,
-        }
-    };
+/// `comparison.csv` rows of the matches of one seating.
+fn match_rows(seating: &Seating, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
+    let row =
+        |g: &MatchGroup, measure: &str, values, n| record(seating, &g.variant, measure, values, n);
     let mut rows = Vec::new();
     for g in groups {
         let n = g.matches;
@@ -511,20 +595,20 @@ fn match_rows(pairing: &str, groups: &[&MatchGroup]) -> Vec<ComparisonRecord> {
     rows
 }
 
-/// The matches of one pairing: a table, win rates, match lengths and how matches end.
+/// The matches of one seating: a table, win rates, match lengths and how matches end.
 fn match_section(
     analysis: &Analysis,
-    pairing: &str,
+    seating: &Seating,
     groups: &[&MatchGroup],
     dir: &mut OutDir,
 ) -> Result<Vec<Block>, ReportError> {
-    let matches = 2 * analysis.info.games;
+    let matches = analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
-    let slug = slug(pairing);
-    let what = format!("{pairing}, {matches} matches per variant");
+    let slug = seating.slug();
+    let what = format!("{}, {matches} matches per variant", seating.label());
     let share = |g: &MatchGroup, k: u64| k as f64 / g.matches.max(1) as f64;
     let mut blocks = vec![
-        Block::Heading(3, "Matches".into()),
+        Block::Heading(4, "Matches".into()),
         Block::Table(
             [
                 "variant",
@@ -734,6 +818,7 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
     #[derive(Serialize)]
     struct Row<'a> {
         pairing: &'a str,
+        seat_order: u8,
         variant: &'a str,
         turn: usize,
         games: u64,
@@ -746,7 +831,8 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
         for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
             let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
             let row = Row {
-                pairing: &g.pairing,
+                pairing: &g.seating.pairing,
+                seat_order: g.seating.order,
                 variant: &g.variant,
                 turn: i + 1,
                 games: n,
@@ -758,4 +844,23 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
         }
     }
     write_table(dir, "timeline.csv", &rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_nobody_could_move_in_are_named_with_their_rule() {
+        let group = |variant: &str, no_moves| Group {
+            variant: variant.into(),
+            games: 200,
+            no_moves,
+            ..Group::default()
+        };
+        let (a, b) = (group("A", 0), group("B", 5));
+        assert_eq!(stalled_note(&[&a]), None);
+        let note = stalled_note(&[&a, &b]).unwrap();
+        assert!(note.starts_with("Games ended because nobody could move (B 5 (2.5%)) came about through the rule `no move: pass` (reading R3)"), "{note}");
+    }
 }

@@ -1,12 +1,12 @@
 //! The sweep report: the same measures over a grid of board parameters (`sweep.csv`, line
-//! charts with interval bands, `index.md`, `index.html`), built from a finished run whose
-//! variants are the grid points.
+//! charts with interval bands, `index.md`, `index.html`), per seating, built from a finished
+//! run whose variants are the grid points.
 
 use std::path::Path;
 
 use super::analysis::{Analysis, Group, MatchGroup};
 use super::chart::{self, Chart, Line, Plot};
-use super::compare::slug;
+use super::compare::count_share;
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
@@ -22,13 +22,22 @@ fn parameters(settings: &[String]) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// Games stopped by the move cap beyond this share of a grid point get a warning.
+const CAPPED: f64 = 0.05;
+
 /// Writes the sweep report into `dir`. `swept` names the parameters varied, in order: the
-/// first is the x axis, the others split the charts.
+/// first is the x axis, the others split the charts. `score_unfinished` counts games stopped
+/// by cap or repetition in win rates.
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
-pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), ReportError> {
-    let analysis = Analysis::read(dir.path())?;
+pub fn write(
+    dir: &mut OutDir,
+    command: &str,
+    swept: &[String],
+    score_unfinished: bool,
+) -> Result<(), ReportError> {
+    let analysis = Analysis::read(dir.path(), score_unfinished)?;
     let csv_error = |path: &Path| {
         let path = path.join("sweep.csv");
         move |source| ReportError::Csv { path, source }
@@ -61,9 +70,12 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             analysis.made_by()
         )),
         Block::Code(command.to_string()),
+        Block::Paragraph(analysis.scoring_note()),
     ];
     let mut csv_out = csv::Writer::from_writer(Vec::new());
-    let mut header: Vec<String> = vec!["pairing".into()];
+    let mut header: Vec<String> = ["pairing", "seat_order", "south_agent", "north_agent"]
+        .map(String::from)
+        .to_vec();
     header.extend(swept.iter().map(|k| format!("parameter_{k}")));
     header.extend(
         [
@@ -87,6 +99,9 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             "unfinished_rate",
             "unfinished_low",
             "unfinished_high",
+            "cap_rate",
+            "cap_low",
+            "cap_high",
         ]
         .map(String::from),
     );
@@ -116,26 +131,33 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
         analysis
             .matches
             .iter()
-            .find(|m| m.variant == g.variant && m.pairing == g.pairing)
+            .find(|m| m.variant == g.variant && m.seating == g.seating)
     };
     csv_out
         .write_record(&header)
         .map_err(csv_error(dir.path()))?;
     let x_key = swept.first().cloned().unwrap_or_default();
-    for pairing in analysis.pairings() {
+    let seatings = analysis.seatings();
+    for seating in &seatings {
         let groups: Vec<(&Group, &Vec<(String, f64)>)> = analysis
             .groups
             .iter()
             .zip(
                 points
                     .iter()
-                    .flat_map(|p| std::iter::repeat_n(p, info.agents.len())),
+                    .flat_map(|p| std::iter::repeat_n(p, seatings.len())),
             )
-            .filter(|(g, _)| g.pairing == *pairing)
+            .filter(|(g, _)| g.seating == *seating)
             .collect();
         let mut table = Vec::new();
+        let mut warnings = Vec::new();
         for (g, point) in &groups {
-            let mut record: Vec<String> = vec![pairing.clone()];
+            let mut record: Vec<String> = vec![
+                seating.pairing.clone(),
+                seating.order.to_string(),
+                seating.south.clone(),
+                seating.north.clone(),
+            ];
             record.extend(swept.iter().map(|k| value(point, k).to_string()));
             record.push(g.games.to_string());
             record.push(g.rules_hash.clone());
@@ -145,7 +167,8 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                 g.rate(g.outcomes[1]),
                 g.rate(g.outcomes[2]),
                 g.mean_length(),
-                g.rate(g.unfinished),
+                g.share(g.unfinished),
+                g.share(g.capped),
             ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
@@ -172,7 +195,24 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             ));
             row.push(format!("{:.1}%", 100.0 * g.rate(g.outcomes[2]).0));
             row.push(format!("{:.1}", g.mean_length().0));
-            row.push(format!("{:.1}%", 100.0 * g.rate(g.unfinished).0));
+            row.push(format!("{:.1}%", 100.0 * g.share(g.unfinished).0));
+            let capped = g.share(g.capped).0;
+            row.push(format!(
+                "{}{}",
+                count_share(g.capped, g.games),
+                if capped > CAPPED { " ⚠" } else { "" }
+            ));
+            if capped > CAPPED {
+                let at: Vec<String> = swept
+                    .iter()
+                    .map(|k| format!("{k}={}", value(point, k)))
+                    .collect();
+                warnings.push(format!(
+                    "{} ({})",
+                    at.join(", "),
+                    count_share(g.capped, g.games)
+                ));
+            }
             if let Some(m) = match_of(g) {
                 let (v, lo, hi) = m.rate(m.starter_wins);
                 row.push(format!(
@@ -185,22 +225,36 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
             }
             table.push(row);
         }
-        blocks.push(Block::Heading(2, format!("Agents {pairing}")));
+        blocks.push(Block::Heading(
+            2,
+            format!(
+                "Agents {}: {} (seat order {})",
+                seating.pairing,
+                seating.label(),
+                seating.order + 1
+            ),
+        ));
         let mut head: Vec<String> = swept.to_vec();
         let per = if matched { " (rounds)" } else { "" };
-        head.extend(
-            [
-                format!("first mover wins{per}"),
-                format!("draws{per}"),
-                format!("mean length{per}"),
-                format!("unfinished{per}"),
-            ]
-            .into_iter(),
-        );
+        head.extend([
+            format!("first mover wins{per}"),
+            format!("draws{per}"),
+            format!("mean length{per}"),
+            format!("unfinished{per}"),
+            format!("stopped by move cap{per}"),
+        ]);
         if matched {
             head.extend(["match starter wins", "mean rounds"].map(String::from));
         }
         blocks.push(Block::Table(head, table));
+        if !warnings.is_empty() {
+            blocks.push(Block::Paragraph(format!(
+                "Warning: more than {:.0}% of the games were stopped by the move cap at {}. Measures there describe games cut short, not games played out; win rates {}.",
+                100.0 * CAPPED,
+                warnings.join("; "),
+                if analysis.score_unfinished { "count them as each variant scores them" } else { "leave them out" }
+            )));
+        }
         // One chart per combination of the other parameters, in grid order.
         let mut others: Vec<Vec<(String, f64)>> = Vec::new();
         for (_, p) in &groups {
@@ -227,8 +281,9 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                 band: selected.iter().map(|(g, x)| (*x, f(g).1, f(g).2)).collect(),
             };
             let what = format!(
-                "{base}, {pairing}, {} games per point{fixed}",
-                2 * info.games
+                "{base}, {}, {} games per point{fixed}",
+                seating.label(),
+                info.games
             );
             let rates = Chart {
                 title: format!("Win rates by {x_key} ({what})"),
@@ -237,14 +292,18 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                     x_label: x_key.clone(),
                     lines: vec![
                         line("first mover", &|g| g.rate(g.first_mover_wins)),
-                        line("South", &|g| g.rate(g.outcomes[0])),
-                        line("North", &|g| g.rate(g.outcomes[1])),
+                        line(&format!("South ({})", seating.south), &|g| {
+                            g.rate(g.outcomes[0])
+                        }),
+                        line(&format!("North ({})", seating.north), &|g| {
+                            g.rate(g.outcomes[1])
+                        }),
                         line("draw", &|g| g.rate(g.outcomes[2])),
-                        line("unfinished", &|g| g.rate(g.unfinished)),
+                        line("unfinished", &|g| g.share(g.unfinished)),
                     ],
                 },
             };
-            let stem = format!("sweep-rates-{}{stem_extra}", slug(pairing));
+            let stem = format!("sweep-rates-{}{stem_extra}", seating.slug());
             chart::save(&rates, dir, &stem)?;
             blocks.push(Block::Chart(
                 stem,
@@ -258,7 +317,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                     lines: vec![line("mean length", &|g| g.mean_length())],
                 },
             };
-            let stem = format!("sweep-length-{}{stem_extra}", slug(pairing));
+            let stem = format!("sweep-length-{}{stem_extra}", seating.slug());
             chart::save(&length, dir, &stem)?;
             blocks.push(Block::Chart(
                 stem,
@@ -280,7 +339,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                         ],
                     },
                 };
-                let stem = format!("sweep-matches-{}{stem_extra}", slug(pairing));
+                let stem = format!("sweep-matches-{}{stem_extra}", seating.slug());
                 chart::save(&results, dir, &stem)?;
                 blocks.push(Block::Chart(
                     stem,
@@ -294,7 +353,7 @@ pub fn write(dir: &mut OutDir, command: &str, swept: &[String]) -> Result<(), Re
                         lines: vec![line("mean rounds", &of(|m| m.mean_rounds()))],
                     },
                 };
-                let stem = format!("sweep-rounds-{}{stem_extra}", slug(pairing));
+                let stem = format!("sweep-rounds-{}{stem_extra}", seating.slug());
                 chart::save(&rounds, dir, &stem)?;
                 blocks.push(Block::Chart(
                     stem,

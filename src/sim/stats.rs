@@ -49,19 +49,61 @@ pub fn normal_tail(z: f64) -> f64 {
     }
 }
 
-/// Two-proportion z-test (pooled) of `k1/n1` against `k2/n2`: `(z, two-sided p-value)`.
-pub fn two_proportion(k1: u64, n1: u64, k2: u64, n2: u64) -> (f64, f64) {
-    if n1 == 0 || n2 == 0 {
+/// McNemar's test of two paired binary outcomes, from the discordant pairs only: `b` pairs in
+/// which the first member succeeded and the second did not, `c` the other way round.
+/// Returns `(z, p)`: `z = (b − c) / √(b + c)` (McNemar's statistic is `z²`, without continuity
+/// correction) and the two-sided exact mid-p value
+/// `p = 2 · [P(X < m) + ½ · P(X = m)]`, `m = min(b, c)`, `X ~ Binomial(b + c, ½)`, at most 1
+/// (Fagerland, Lydersen and Laake 2013 recommend it over the exact and the asymptotic test).
+/// With no discordant pairs: `(0, 1)`.
+pub fn mcnemar(b: u64, c: u64) -> (f64, f64) {
+    let n = b + c;
+    if n == 0 {
         return (0.0, 1.0);
     }
-    let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
-    let pooled = (k1 + k2) as f64 / (n1 + n2) as f64;
-    let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
-    if se == 0.0 {
-        return (0.0, 1.0);
+    let z = (b as f64 - c as f64) / (n as f64).sqrt();
+    let m = b.min(c);
+    // ln P(X = k), stepped up from k = 0 in logs so large n does not underflow.
+    let mut ln_pmf = -(n as f64) * std::f64::consts::LN_2;
+    let mut below = 0.0;
+    for k in 0..m {
+        below += ln_pmf.exp();
+        ln_pmf += ((n - k) as f64).ln() - ((k + 1) as f64).ln();
     }
-    let z = (p1 - p2) / se;
-    (z, (2.0 * normal_tail(z.abs())).min(1.0))
+    let p = 2.0 * (below + 0.5 * ln_pmf.exp());
+    (z, p.min(1.0))
+}
+
+/// The Wald interval for the difference of two paired proportions `p₁ − p₂` from `n` pairs, of
+/// which `b` succeeded in the first member only and `c` in the second only:
+/// `d = (b − c) / n`, `se = √(b + c − (b − c)² / n) / n`, interval `d ± z · se` clipped to
+/// `[−1, 1]` (Agresti, *Categorical Data Analysis*, 2nd ed. 2002, §10.1.2). Returns
+/// `(d, low, high)`; with no pairs `(0, −1, 1)`. With no discordant pairs the interval is the
+/// point 0: a Wald interval's known weakness, which matters only for tiny samples.
+pub fn paired_difference(b: u64, c: u64, n: u64, z: f64) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, -1.0, 1.0);
+    }
+    let (b, c, n) = (b as f64, c as f64, n as f64);
+    let d = (b - c) / n;
+    let se = (b + c - (b - c).powi(2) / n).max(0.0).sqrt() / n;
+    (d, (d - z * se).max(-1.0), (d + z * se).min(1.0))
+}
+
+/// Holm's step-down adjustment of the p-values of one family of tests: with the `m` values
+/// sorted ascending, `p̃₍ᵢ₎ = maxⱼ≤ᵢ min(1, (m − j + 1) · p₍ⱼ₎)` (i from 1), returned in the
+/// order given. Rejecting where `p̃ < α` controls the family-wise error rate at `α`.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    let m = p.len();
+    let mut adjusted = vec![1.0; m];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * p[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
 }
 
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
@@ -238,14 +280,67 @@ mod tests {
     }
 
     #[test]
-    fn two_proportion_test_matches_a_hand_computation() {
-        // 60/100 vs 45/100: pooled 0.525, se = sqrt(.525*.475*.02) = 0.070623, z = 2.12396,
-        // two-sided p = 0.03368.
-        let (z, p) = two_proportion(60, 100, 45, 100);
-        assert!(close(z, 2.123_96), "{z}");
-        assert!((p - 0.033_68).abs() < 1e-4, "{p}");
-        let (_, p) = two_proportion(50, 100, 50, 100);
-        assert!(close(p, 1.0));
+    fn mcnemar_matches_textbook_examples() {
+        // Agresti, Categorical Data Analysis, 2nd ed. (2002), Table 10.1: presidential
+        // approval of 1600 people in two surveys, 794 approve/approve, 150 approve/disapprove,
+        // 86 disapprove/approve, 570 disapprove/disapprove. Published: z = 4.17, z² = 17.36.
+        // By hand: 64 / √236 = 4.16605.
+        let (z, p) = mcnemar(150, 86);
+        assert!((z - 4.166_05).abs() < 1e-5, "{z}");
+        assert!((z * z - 17.36).abs() < 0.01);
+        assert!(p < 1e-4, "{p}");
+        // Fagerland, Lydersen and Laake, BMC Med. Res. Methodol. 13:91 (2013), the airway
+        // hyper-responsiveness example, b = 1, c = 7. Published: exact p = 0.070, mid-p =
+        // 0.039, asymptotic 0.034. By hand: 2 · (1/256 + ½ · 8/256) = 10/256 = 0.0390625.
+        let (z, p) = mcnemar(1, 7);
+        assert!((p - 0.039_062_5).abs() < 1e-12, "{p}");
+        assert!((z * z - 4.5).abs() < 1e-12);
+        assert_eq!(mcnemar(7, 1).1, p, "two-sided: symmetric");
+        // Equal discordant counts: 2 · (P(X < 3) + ½ P(X = 3)) = 2 · (22 + 10)/64 = 1.
+        let (z, p) = mcnemar(3, 3);
+        assert!(z == 0.0 && (p - 1.0).abs() < 1e-12);
+        assert_eq!(mcnemar(0, 0), (0.0, 1.0));
+        // Large counts neither underflow nor overflow: 5000 vs 5400 is z = −3.92.
+        let (z, p) = mcnemar(5000, 5400);
+        assert!(
+            (z + 3.922_32).abs() < 1e-4 && p > 5e-5 && p < 1.5e-4,
+            "{z} {p}"
+        );
+    }
+
+    #[test]
+    fn paired_difference_matches_agresti() {
+        // Same table (Agresti 2002, §10.1.2): 0.59 − 0.55 = 0.04, se = √(236 − 64²/1600)/1600
+        // = √233.44/1600 = 0.009549; 95% interval 0.04 ± 1.96 · 0.009549 = (0.0213, 0.0587),
+        // published as (0.021, 0.059).
+        let (d, lo, hi) = paired_difference(150, 86, 1600, Z95);
+        assert!((d - 0.04).abs() < 1e-12);
+        assert!(
+            (lo - 0.021_284).abs() < 1e-5 && (hi - 0.058_716).abs() < 1e-5,
+            "{lo} {hi}"
+        );
+        // By hand, 10 pairs, b = 3, c = 1: d = 0.2, se = √(4 − 0.4)/10 = 0.18974,
+        // interval 0.2 ± 0.37188 = (−0.17188, 0.57188).
+        let (d, lo, hi) = paired_difference(3, 1, 10, Z95);
+        assert!(
+            (d - 0.2).abs() < 1e-12 && (lo + 0.171_88).abs() < 1e-4 && (hi - 0.571_88).abs() < 1e-4
+        );
+        assert_eq!(paired_difference(0, 0, 0, Z95), (0.0, -1.0, 1.0));
+        // Clipped: all 4 pairs discordant one way.
+        assert_eq!(paired_difference(4, 0, 4, Z95), (1.0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn holm_adjusts_by_rank_and_keeps_order() {
+        // Sorted 0.005, 0.01, 0.03, 0.04 → 4·0.005 = 0.02, 3·0.01 = 0.03, 2·0.03 = 0.06,
+        // max(0.06, 1·0.04) = 0.06; given back in input order.
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        let expected = [0.03, 0.06, 0.06, 0.02];
+        for (a, e) in adjusted.iter().zip(expected) {
+            assert!((a - e).abs() < 1e-12, "{adjusted:?}");
+        }
+        assert_eq!(holm(&[0.6, 0.7]), vec![1.0, 1.0]);
+        assert!(holm(&[]).is_empty());
     }
 
     #[test]

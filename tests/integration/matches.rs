@@ -400,12 +400,12 @@ fn compare_and_sweep_with_match_report_matches() {
         .stderr(predicates::str::contains("wrote 80 matches ("));
     for chart in ["match-rates", "match-rounds", "match-ends"] {
         for ext in ["svg", "png"] {
-            let file = out.join(format!("{chart}-random-vs-random.{ext}"));
+            let file = out.join(format!("{chart}-random-vs-random-2.{ext}"));
             assert!(file.exists(), "{} missing", file.display());
         }
     }
     let index = std::fs::read_to_string(out.join("index.md")).unwrap();
-    assert!(index.contains("### Matches") && index.contains("round-1 winner wins the match"));
+    assert!(index.contains("#### Matches") && index.contains("round-1 winner wins the match"));
     assert!(index.contains("--match"), "the command that made it");
     let rows: Vec<sowlab::report::compare::ComparisonRecord> =
         read_csv(&out.join("comparison.csv"));
@@ -415,7 +415,7 @@ fn compare_and_sweep_with_match_report_matches() {
         "mean_rounds",
     ] {
         let found: Vec<_> = rows.iter().filter(|r| r.measure == measure).collect();
-        assert_eq!(found.len(), 2, "{measure}");
+        assert_eq!(found.len(), 4, "{measure}: two variants in two seatings");
         assert!(found
             .iter()
             .all(|r| r.low.unwrap() <= r.value && r.value <= r.high.unwrap()));
@@ -433,7 +433,7 @@ fn compare_and_sweep_with_match_report_matches() {
         .arg(&sweep)
         .assert()
         .success();
-    assert!(sweep.join("sweep-matches-random-vs-random.svg").exists());
+    assert!(sweep.join("sweep-matches-random-vs-random-1.svg").exists());
     let csv = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
     assert!(csv.lines().next().unwrap().contains("match_starter_rate"));
 }

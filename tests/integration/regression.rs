@@ -962,7 +962,8 @@ fn r7_9_commands_that_write_files_say_what_they_wrote() {
         )),
         "{line}"
     );
-    assert!(line.ends_with("and 6 charts)"), "{line}");
+    // Six charts for each of the two seatings.
+    assert!(line.ends_with("and 12 charts)"), "{line}");
     let sweep = at("sweep").display().to_string();
     let output = run(
         &[

@@ -73,7 +73,13 @@ fn compare_writes_every_chart_table_and_page() {
         .arg(&out)
         .assert()
         .success();
-    for pairing in ["random-vs-random", "greedy-vs-random"] {
+    // One set of charts per seating, never pooled.
+    for seating in [
+        "random-vs-random-1",
+        "random-vs-random-2",
+        "greedy-vs-random-1",
+        "random-vs-greedy-2",
+    ] {
         for chart in [
             "rates",
             "lengths",
@@ -82,7 +88,7 @@ fn compare_writes_every_chart_table_and_page() {
             "branching",
             "laps",
         ] {
-            check_chart(&out, &format!("{chart}-{pairing}"));
+            check_chart(&out, &format!("{chart}-{seating}"));
         }
     }
     for file in [
@@ -100,26 +106,33 @@ fn compare_writes_every_chart_table_and_page() {
     }
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("sowlab compare variants/hoyito-i.sow variants/oware.sow --games 30"));
-    assert!(md.contains("![") && md.contains("rates-random-vs-random.png"));
+    assert!(md.contains("![") && md.contains("rates-random-vs-random-2.png"));
+    assert!(md.contains("### South random, North greedy (seat order 2)"));
     assert!(md.contains("R1 ") && md.contains("only a drop that makes a hole's count exactly 4"));
     assert!(
-        md.contains("Caution: with 60 games"),
+        md.contains("Caution: with 30 games"),
         "a small run must say its intervals are wide"
     );
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert_eq!(html.matches("<svg").count(), 12, "every chart inlined");
+    assert_eq!(html.matches("<svg").count(), 24, "every chart inlined");
     assert!(
         !html.contains("<?xml"),
         "SVG prologs must not stand inside HTML"
     );
     let rows = comparison(&out);
-    assert_eq!(rows.iter().filter(|r| r.kind == "pair").count(), 2);
+    // One pair of variants in each of four seatings.
+    assert_eq!(rows.iter().filter(|r| r.kind == "pair").count(), 4);
+    assert!(rows.iter().all(|r| {
+        let (a, b) = r.pairing.split_once(',').unwrap();
+        let seated = if r.seat_order == 0 { (a, b) } else { (b, a) };
+        seated == (r.south_agent.as_str(), r.north_agent.as_str())
+    }));
     assert!(rows
         .iter()
         .any(|r| r.measure == "first_mover_rate" && r.low.is_some()));
     // A second run replaces the report whole.
     small_compare().arg(&out).assert().success();
-    assert!(!out.join("rates-greedy-vs-random.png").exists());
+    assert!(!out.join("rates-greedy-vs-random-1.png").exists());
 }
 
 #[test]
@@ -157,11 +170,18 @@ fn comparing_two_readings_of_ayoayo_states_whether_they_differ() {
     );
     let p = pair.p_value.unwrap();
     assert!((0.0..=1.0).contains(&p));
+    // Every game of one variant is paired with the game of the other on the same seed.
+    assert_eq!(pair.games, 400);
+    let (low, high) = (pair.low.unwrap(), pair.high.unwrap());
+    assert!(
+        low <= pair.value && pair.value <= high && high - low < 0.2,
+        "{pair:?}"
+    );
     assert_eq!(pair.significant, Some(pair.p_holm.unwrap() < 0.05));
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("significant?"));
     assert!(md.contains(if p < 0.05 {
-        "yes: the first-mover advantage differs"
+        "yes: South's win rate differs"
     } else {
         "no: not distinguishable"
     }));
@@ -187,13 +207,92 @@ fn sweep_charts_measures_across_board_sizes() {
         .success();
     let text = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let mut lines = text.lines();
-    assert!(lines
+    assert!(lines.next().unwrap().starts_with(
+        "pairing,seat_order,south_agent,north_agent,parameter_holes,parameter_seeds,games"
+    ));
+    assert_eq!(lines.count(), 12, "a row per grid point and seating");
+    for seeds in [3, 4] {
+        for order in [1, 2] {
+            check_chart(
+                &out,
+                &format!("sweep-rates-random-vs-random-{order}-seeds{seeds}"),
+            );
+            check_chart(
+                &out,
+                &format!("sweep-length-random-vs-random-{order}-seeds{seeds}"),
+            );
+        }
+    }
+}
+
+/// Games stopped by the move cap are counted apart and left out of win rates unless
+/// `--score-unfinished`; a sweep warns where the cap stops more than 5% of the games.
+#[test]
+fn unfinished_games_are_counted_apart_from_win_rates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = tmp.path().join(name);
+        sowlab()
+            .args(["compare", "variants/oware.sow", "variants/ayoayo.sow"])
+            .args(["--games", "30", "--agents", "random,random", "--seed", "4"])
+            .args(["--set", "cap=40"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    let measure = |rows: &[ComparisonRecord], measure: &str| {
+        rows.iter()
+            .find(|r| r.measure == measure && r.variant == "Oware" && r.seat_order == 0)
+            .cloned()
+            .unwrap()
+    };
+    let out = run("finished", &[]);
+    let rows = comparison(&out);
+    let capped = measure(&rows, "cap_rate");
+    assert!(capped.value > 0.2 && capped.games == 30, "{capped:?}");
+    let south = measure(&rows, "south_rate");
+    assert_eq!(
+        south.games as f64,
+        (30.0 * (1.0 - measure(&rows, "unfinished_rate").value)).round(),
+        "win rates over finished games only"
+    );
+    let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(md.contains("finished games (win rates are over these)"));
+    assert!(md.contains("stopped by move cap") && md.contains("are left out of the win rates"));
+    let out = run("scored", &["--score-unfinished"]);
+    let rows = comparison(&out);
+    assert_eq!(measure(&rows, "south_rate").games, 30);
+    let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(
+        md.contains("--set cap=40 --score-unfinished") && md.contains("as --score-unfinished asks")
+    );
+
+    let sweep = tmp.path().join("sweep");
+    sowlab()
+        .args([
+            "sweep",
+            "variants/oware.sow",
+            "--set",
+            "holes=6..7",
+            "--set",
+            "cap=40",
+        ])
+        .args(["--games", "10", "--agents", "random,random", "--out"])
+        .arg(&sweep)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(sweep.join("index.md")).unwrap();
+    assert!(
+        md.contains("Warning: more than 5% of the games were stopped by the move cap at holes=6"),
+        "{md}"
+    );
+    let csv = std::fs::read_to_string(sweep.join("sweep.csv")).unwrap();
+    assert!(csv
+        .lines()
         .next()
         .unwrap()
-        .starts_with("pairing,parameter_holes,parameter_seeds,games"));
-    assert_eq!(lines.count(), 6);
-    for seeds in [3, 4] {
-        check_chart(&out, &format!("sweep-rates-random-vs-random-seeds{seeds}"));
-        check_chart(&out, &format!("sweep-length-random-vs-random-seeds{seeds}"));
-    }
+        .ends_with("cap_rate,cap_low,cap_high"));
 }

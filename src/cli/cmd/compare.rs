@@ -28,14 +28,15 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
         .map(|v| v.display().to_string())
         .collect();
     let command = format!(
-        "sowlab compare {}{} --out {}{}",
+        "sowlab compare {}{} --out {}{}{}",
         files.join(" "),
         run_flags(&args.run),
         args.out.display(),
-        repeated("--set", &args.set)
+        repeated("--set", &args.set),
+        scoring_flag(args.score_unfinished)
     );
     build(&plan, &args.out, args.run.threads, console, |dir| {
-        report::compare::write(dir, &command)
+        report::compare::write(dir, &command, args.score_unfinished)
     })
 }
 
@@ -74,16 +75,17 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
         .collect();
     let mut plan = plan(&sources, &args.run, false, true)?;
     let command = format!(
-        "sowlab sweep {}{}{} --out {}",
+        "sowlab sweep {}{}{} --out {}{}",
         args.variant.display(),
         repeated("--set", &args.set),
         run_flags(&args.run),
-        args.out.display()
+        args.out.display(),
+        scoring_flag(args.score_unfinished)
     );
     // A grid has no single `simulate` command; the sweep's own reproduces it.
     plan.info.command = command.clone();
     build(&plan, &args.out, args.run.threads, console, |dir| {
-        report::sweep::write(dir, &command, &swept)
+        report::sweep::write(dir, &command, &swept, args.score_unfinished)
     })
 }
 
@@ -144,6 +146,15 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
     build(&plan, &args.out, args.threads, console, |dir| {
         report::balance::write(dir, &command, &ladder, &exact)
     })
+}
+
+/// `--score-unfinished` as the command line that made a report gives it.
+fn scoring_flag(score_unfinished: bool) -> &'static str {
+    if score_unfinished {
+        " --score-unfinished"
+    } else {
+        ""
+    }
 }
 
 /// `.NAME.partial` and `.NAME.old` beside `out`: where the new report is built, and where the
