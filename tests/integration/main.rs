@@ -10,6 +10,7 @@ mod format;
 mod golden;
 mod invariants;
 mod matches;
+mod outputs_doc;
 mod play;
 mod reference;
 mod regression;
