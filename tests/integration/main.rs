@@ -15,6 +15,7 @@ mod play;
 mod reference;
 mod regression;
 mod report;
+mod self_contained;
 mod simulate;
 mod util;
 mod variants;
