@@ -12,6 +12,7 @@ mod invariants;
 mod matches;
 mod outputs_doc;
 mod play;
+mod readme;
 mod reference;
 mod regression;
 mod report;

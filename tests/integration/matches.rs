@@ -12,12 +12,12 @@ use crate::util;
 
 /// Variants that play matches: the shipped ones, and shipped ones with other match rules.
 fn match_variants() -> Vec<(String, Rules)> {
-    let mut out: Vec<(String, Rules)> = std::fs::read_dir(util::path("variants"))
-        .expect("variants/ exists")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sow"))
+    let files = sowlab::lang::variant_files(&[util::path("variants")]).expect("variants/ reads");
+    let mut out: Vec<(String, Rules)> = files
+        .iter()
         .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let name = p.strip_prefix(util::path("variants")).unwrap();
+            let name = name.with_extension("").to_string_lossy().replace('\\', "/");
             let rules = util::variant(&name);
             (name, rules)
         })
@@ -55,7 +55,7 @@ fn match_variants() -> Vec<(String, Rules)> {
             .unwrap_or_else(|e| panic!("{name}:\n{}", e.render(false)));
         out.push((name.to_string(), rules));
     }
-    assert!(out.len() >= 7, "only {} match variants", out.len());
+    assert!(out.len() >= 20, "only {} match variants", out.len());
     out
 }
 
@@ -176,6 +176,34 @@ proptest! {
             play_match(name, rules, seed)?;
         }
     }
+}
+
+/// Oware refilled by 25 per hole: after a drawn round (24 each) neither player can fill a hole,
+/// and the match ends there, a draw, with its reason, rather than starting an empty round.
+#[test]
+fn a_match_that_cannot_start_ends_with_its_reason() {
+    let text = "extends \"oware.sow\"\nmatch { refill: 25 per hole }\n";
+    let rules = sowlab::lang::compile_text("tweak.sow", text, &util::path("variants"))
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let ended = (0..200u64).find_map(|seed| {
+        let mut m = Match::new(&rules).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while !m.is_over() {
+            while !m.game().is_over() {
+                m.game_mut().play_random(&mut rng);
+            }
+            let (result, _) = m.next_round();
+            let outcome = m.outcome();
+            if outcome.is_some_and(|o| o.reason == MatchEnd::CannotStart) {
+                return Some((result.holdings, outcome.unwrap()));
+            }
+        }
+        None
+    });
+    let (holdings, outcome) = ended.expect("a drawn round within 200 matches");
+    assert_eq!(holdings, [24, 24]);
+    assert_eq!(outcome.winner, None);
+    assert_eq!(MatchEnd::CannotStart.name(), "cannot-start");
 }
 
 /// `simulate --match` with these extra arguments, into `out`.
