@@ -60,8 +60,13 @@ fn columns(file: &str, keys: &[&str], matched: bool) -> Vec<String> {
         .collect()
 }
 
-fn run(args: &[&str]) {
-    sowlab().args(args).assert().success();
+/// Runs `sowlab COMMAND --out OUT`, one game per seat order between random agents.
+fn run_small(command: &str, out: &str) {
+    sowlab()
+        .args(command.split(' '))
+        .args(["--out", out, "--games", "1", "--agents", "random,random"])
+        .assert()
+        .success();
 }
 
 /// The keys of a JSON object.
@@ -87,46 +92,12 @@ fn assert_documented(what: &str, found: &[String], heading: &str) {
 fn the_csv_headers_are_the_documented_columns() {
     let tmp = tempfile::tempdir().unwrap();
     let out = |name: &str| tmp.path().join(name).display().to_string();
-    let small = ["--games", "1", "--agents", "random,random"];
     let (single, matched, report, swept) =
         (out("single"), out("matched"), out("report"), out("swept"));
-    run(&[
-        &[
-            "simulate",
-            "variants/hoyito-i.sow",
-            "--moves",
-            "--out",
-            &single,
-        ],
-        &small[..],
-    ]
-    .concat());
-    run(&[
-        &[
-            "simulate",
-            "variants/hoyito-iii.sow",
-            "--match",
-            "--moves",
-            "--out",
-            &matched,
-        ],
-        &small[..],
-    ]
-    .concat());
-    run(&[
-        &["compare", "variants/hoyito-i.sow", "--out", &report],
-        &small[..],
-    ]
-    .concat());
-    let sweep = [
-        "sweep",
-        "variants/hoyito-i.sow",
-        "--set",
-        "holes=6..7",
-        "--out",
-        &swept,
-    ];
-    run(&[&sweep[..], &small[..]].concat());
+    run_small("simulate variants/hoyito-i.sow --moves", &single);
+    run_small("simulate variants/hoyito-iii.sow --match --moves", &matched);
+    run_small("compare variants/hoyito-i.sow", &report);
+    run_small("sweep variants/hoyito-i.sow --set holes=6..7", &swept);
     let written = [
         (&single, "games.csv"),
         (&single, "moves.csv"),
