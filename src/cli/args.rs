@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use super::values::{move_value, threads, Axis, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES};
+use super::values::{
+    move_value, threads, Axis, Ladder, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES,
+};
 use crate::agents::AgentSpec;
 use crate::rules::Side;
 use crate::sim::runner::Shard;
@@ -64,6 +66,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// Simulate one variant over a grid of board parameters and chart the measures.
     Sweep(SweepArgs),
+    /// Who a variant favours when it is played well: self-play at every rung of a ladder of
+    /// agents and every rung against the next, both seatings; balance.csv, skill.csv, charts,
+    /// index.md, index.html.
+    Balance(BalanceArgs),
 }
 
 /// `sowlab check FILE...`
@@ -213,6 +219,10 @@ pub struct RunArgs {
     /// matches, and `matches.csv` is written beside `games.csv` (one row per round).
     #[arg(long = "match")]
     pub r#match: bool,
+    /// Plies at the start of every game (and round) played uniformly at random, whoever the
+    /// agents, 0 to 1000: distinct games from deterministic agents such as alpha-beta.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub opening: u32,
 }
 
 /// `sowlab simulate VARIANT... --games N --agents A,B --seed S --out DIR`
@@ -264,6 +274,37 @@ pub struct CompareArgs {
     /// Games, agents, seed, threads.
     #[command(flatten)]
     pub run: RunArgs,
+    /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Board overrides applied to every variant: holes=1..16, seeds=1..1000,
+    /// starter=south|north, cap=1..10000000.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<Setting>,
+}
+
+/// `sowlab balance VARIANT... --ladder A,B,C --games N --seed S --out DIR`
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// Variant files (`.sow`).
+    #[arg(required = true)]
+    pub variants: Vec<PathBuf>,
+    /// The agents, weakest first, e.g. `random,greedy,alphabeta:2,alphabeta:4,mcts:200`.
+    #[arg(long, value_name = "A,B,...")]
+    pub ladder: Ladder,
+    /// Games per pairing and seat order: 1 to 1000000000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    pub games: u64,
+    /// Master seed, 0 to 18446744073709551615.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plies at the start of every game played at random, 0 to 1000, so that deterministic
+    /// agents play distinct games.
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub opening: u32,
+    /// Worker threads, 1 to 4 per core (default: all cores).
+    #[arg(long, value_name = "T", value_parser = threads)]
+    pub threads: Option<usize>,
     /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
     #[arg(long)]
     pub out: PathBuf,

@@ -117,6 +117,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Merge(a) => cmd::simulate::merge(a),
         Command::Compare(a) => cmd::compare::compare(a, console),
         Command::Sweep(a) => cmd::compare::sweep(a, console),
+        Command::Balance(a) => cmd::compare::balance(a, console),
     }
 }
 
@@ -131,11 +132,15 @@ fn repeated(flag: &str, values: &[impl ToString]) -> String {
 /// ` --games N --agents A,B ... --seed S [--match]`, as a command line gives them.
 fn run_flags(run: &args::RunArgs) -> String {
     format!(
-        " --games {}{} --seed {}{}",
+        " --games {}{} --seed {}{}{}",
         run.games,
         repeated("--agents", &run.agents),
         run.seed,
-        if run.r#match { " --match" } else { "" }
+        if run.r#match { " --match" } else { "" },
+        match run.opening {
+            0 => String::new(),
+            k => format!(" --opening {k}"),
+        }
     )
 }
 

@@ -42,6 +42,37 @@ impl fmt::Display for Pairing {
     }
 }
 
+/// The rungs of `balance --ladder`: two or more different agents, weakest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ladder(pub Vec<AgentSpec>);
+
+impl FromStr for Ladder {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Ladder, String> {
+        let rungs: Vec<AgentSpec> = s
+            .split(',')
+            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        if rungs.len() < 2 {
+            return Err(
+                "give two or more agents, weakest first, e.g. `random,greedy,alphabeta:2`".into(),
+            );
+        }
+        if let Some(i) = (1..rungs.len()).find(|&i| rungs[..i].contains(&rungs[i])) {
+            return Err(format!("`{}` is on the ladder twice", rungs[i]));
+        }
+        Ok(Ladder(rungs))
+    }
+}
+
+impl fmt::Display for Ladder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rungs: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&rungs.join(","))
+    }
+}
+
 /// A move of `trace --moves`: a hole, `3`, or where the mover chooses the direction, `3cw` or
 /// `3ccw` (counterclockwise if not said).
 pub fn move_value(s: &str) -> Result<usize, String> {

@@ -86,7 +86,11 @@ pub fn write(dir: &mut OutDir, command: &str) -> Result<(), ReportError> {
 }
 
 /// Writes `rows` as the CSV file `name` in `dir`.
-fn write_table<T: Serialize>(dir: &mut OutDir, name: &str, rows: &[T]) -> Result<(), ReportError> {
+pub(crate) fn write_table<T: Serialize>(
+    dir: &mut OutDir,
+    name: &str,
+    rows: &[T],
+) -> Result<(), ReportError> {
     let mut out = csv::Writer::from_writer(Vec::new());
     for row in rows {
         out.serialize(row).map_err(|source| ReportError::Csv {
@@ -112,11 +116,11 @@ fn p_text(p: f64) -> String {
     }
 }
 
-fn percent(x: f64) -> String {
+pub(crate) fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
+pub(crate) fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
     format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
 }
 

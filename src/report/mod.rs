@@ -2,6 +2,7 @@
 //! built from the files of simulation runs.
 
 pub mod analysis;
+pub mod balance;
 pub mod chart;
 pub mod compare;
 pub mod document;

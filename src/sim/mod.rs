@@ -19,6 +19,9 @@ pub struct Players<'a> {
     pub agents: [&'a mut dyn Agent; 2],
     /// Their specs as written, South's first.
     pub names: [String; 2],
+    /// Plies at the start of every game (and round) played uniformly at random, whoever the
+    /// agents: distinct games from deterministic agents.
+    pub opening: u32,
 }
 
 /// Where a game's records go and under which labels.
@@ -40,15 +43,19 @@ pub fn play_game(
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> GameRecord {
     let mut game = Game::new(rules);
-    let mut rngs = [seed::agent_rng(seed, 0), seed::agent_rng(seed, 1)];
-    let Players { mut agents, names } = players;
+    let mut rngs = rngs(seed);
+    let Players {
+        mut agents,
+        names,
+        opening,
+    } = players;
     let recording = Recording {
         label,
         index,
         round: None,
         moves,
     };
-    play_out(&mut game, &mut agents, &mut rngs, recording);
+    play_out(&mut game, &mut agents, &mut rngs, opening, recording);
     let starter = rules.program.board.starter;
     game_record(&game, label, &names, index, seed, starter, None)
 }
@@ -68,8 +75,12 @@ pub fn play_match(
     mut moves: Option<&mut Vec<MoveRecord>>,
 ) -> (MatchRecord, Vec<GameRecord>) {
     let mut table = Match::new(rules).expect("the caller checks the variant has match rules");
-    let mut rngs = [seed::agent_rng(seed, 0), seed::agent_rng(seed, 1)];
-    let Players { mut agents, names } = players;
+    let mut rngs = rngs(seed);
+    let Players {
+        mut agents,
+        names,
+        opening,
+    } = players;
     let first_starter = table.starter();
     let mut rounds = Vec::new();
     let mut round_1_winner = None;
@@ -81,7 +92,7 @@ pub fn play_match(
             round: Some(round),
             moves: moves.as_deref_mut(),
         };
-        play_out(table.game_mut(), &mut agents, &mut rngs, recording);
+        play_out(table.game_mut(), &mut agents, &mut rngs, opening, recording);
         let starter = table.starter();
         rounds.push(game_record(
             table.game(),
@@ -127,11 +138,18 @@ fn side_or_draw(side: Option<Side>) -> String {
     side.map_or("draw", Side::name).to_string()
 }
 
-/// Plays `game` to its end, each agent with its random stream.
+/// A game's random streams: South's agent, North's agent, and the random opening.
+fn rngs(seed: u64) -> [rand_chacha::ChaCha8Rng; 3] {
+    [0, 1, 2].map(|stream| seed::agent_rng(seed, stream))
+}
+
+/// Plays `game` to its end, each agent with its random stream, the first `opening` plies at
+/// random from the opening's stream.
 fn play_out(
     game: &mut Game<'_>,
     agents: &mut [&mut dyn Agent; 2],
-    rngs: &mut [rand_chacha::ChaCha8Rng; 2],
+    rngs: &mut [rand_chacha::ChaCha8Rng; 3],
+    opening: u32,
     mut recording: Recording<'_>,
 ) {
     let mut turn = 0;
@@ -140,7 +158,12 @@ fn play_out(
             .moves
             .as_ref()
             .map(|_| game.legal_mask().count_ones());
-        let report = agents[side.index()].play(game, &mut rngs[side.index()]);
+        let report = if turn < opening {
+            game.play_random(&mut rngs[2])
+                .expect("a player to move has a legal move")
+        } else {
+            agents[side.index()].play(game, &mut rngs[side.index()])
+        };
         turn += 1;
         if let (Some(list), Some(branching)) = (recording.moves.as_deref_mut(), branching) {
             let [s, n] = game.position().stores();

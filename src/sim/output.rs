@@ -44,6 +44,9 @@ pub struct RunInfo {
     /// Whether each unit is a match of rounds (`matches.csv` is written).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub matches: bool,
+    /// Plies played at random at the start of every game (and round), whoever the agents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening: u32,
     /// `K/M` for one shard of a larger run, absent for a whole run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<String>,
@@ -89,8 +92,8 @@ pub struct Rows {
     pub matches: u64,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 impl RunFile {

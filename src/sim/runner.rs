@@ -29,6 +29,8 @@ pub struct Experiment {
     /// Whether each unit is a match of rounds (every variant has match rules) rather than
     /// a single game.
     pub matches: bool,
+    /// Plies played at random at the start of every game (and round).
+    pub opening: u32,
 }
 
 /// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
@@ -135,6 +137,7 @@ impl Experiment {
         let players = Players {
             agents: [s.as_mut(), n.as_mut()],
             names: [south.to_string(), north.to_string()],
+            opening: self.opening,
         };
         let mut moves = Vec::new();
         let recorded = self.record_moves.then_some(&mut moves);

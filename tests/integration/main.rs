@@ -1,5 +1,6 @@
 //! The integration tests, one binary (ripgrep's layout): each module covers one area.
 
+mod balance;
 mod catalogue;
 mod cli;
 mod cli_fuzz;

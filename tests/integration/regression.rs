@@ -325,6 +325,7 @@ fn three_batches(matches: bool) -> (Experiment, RunInfo) {
         seed: 11,
         moves: !matches,
         matches,
+        opening: 0,
         shard: None,
     };
     let experiment = Experiment {
@@ -337,6 +338,7 @@ fn three_batches(matches: bool) -> (Experiment, RunInfo) {
         seed: 11,
         record_moves: !matches,
         matches,
+        opening: 0,
     };
     (experiment, info)
 }

@@ -106,6 +106,7 @@ fn experiment() -> (Experiment, RunInfo) {
         seed: 3,
         moves: true,
         matches: false,
+        opening: 0,
         shard: None,
     };
     let experiment = Experiment {
@@ -115,6 +116,7 @@ fn experiment() -> (Experiment, RunInfo) {
         seed: 3,
         record_moves: true,
         matches: false,
+        opening: 0,
     };
     (experiment, info)
 }

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::args::{CompareArgs, SweepArgs};
+use super::super::args::{BalanceArgs, CompareArgs, RunArgs, SweepArgs};
+use super::super::values::Pairing;
 use super::super::{repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
 use super::simulate::{execute, plan, Plan, Source};
 use crate::outdir::{self, Kind, OutDir, OutDirError};
@@ -82,6 +83,48 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     plan.info.command = command.clone();
     build(&plan, &args.out, args.run.threads, console, |dir| {
         report::sweep::write(dir, &command, &swept)
+    })
+}
+
+/// `sowlab balance`: a run of self-play at every rung of the ladder and of every rung against
+/// the next (both seatings, as every run plays), then the balance report.
+pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    let rungs = &args.ladder.0;
+    let selfplay = rungs.iter().map(|&a| Pairing([a, a]));
+    let steps = rungs.windows(2).map(|w| Pairing([w[0], w[1]]));
+    let run = RunArgs {
+        games: args.games,
+        agents: selfplay.chain(steps).collect(),
+        seed: args.seed,
+        threads: args.threads,
+        r#match: false,
+        opening: args.opening,
+    };
+    let sources: Vec<Source> = args
+        .variants
+        .iter()
+        .map(|v| (v.clone(), args.set.clone()))
+        .collect();
+    let mut plan = plan(&sources, &run, true, false)?;
+    let files: Vec<String> = args
+        .variants
+        .iter()
+        .map(|v| v.display().to_string())
+        .collect();
+    let command = format!(
+        "sowlab balance {} --ladder {} --games {} --seed {} --opening {} --out {}{}",
+        files.join(" "),
+        args.ladder,
+        args.games,
+        args.seed,
+        args.opening,
+        args.out.display(),
+        repeated("--set", &args.set)
+    );
+    plan.info.command = command.clone();
+    let ladder: Vec<String> = rungs.iter().map(ToString::to_string).collect();
+    build(&plan, &args.out, args.threads, console, |dir| {
+        report::balance::write(dir, &command, &ladder)
     })
 }
 

@@ -101,6 +101,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         seed: run.seed,
         moves,
         matches: run.r#match,
+        opening: run.opening,
         shard: None,
     };
     let experiment = Experiment {
@@ -110,6 +111,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         seed: run.seed,
         record_moves: moves,
         matches: run.r#match,
+        opening: run.opening,
     };
     Ok(Plan { experiment, info })
 }

@@ -1,0 +1,462 @@
+//! The balance report of `sowlab balance`: who a variant favours, and how much skill weighs,
+//! along a ladder of agents — `balance.csv`, `skill.csv`, charts and pages — read from a run of
+//! self-play at every rung and of every rung against the next, in both seatings.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::analysis::mean_interval;
+use super::chart::{self, Bars, Chart, Line, Plot};
+use super::compare::{percent, with_interval, write_table};
+use super::document::{self, Block};
+use super::error::ReportError;
+use crate::outdir::OutDir;
+use crate::sim::output::{read_run, OutputError};
+use crate::sim::record::{GameRecord, MoveRecord};
+use crate::sim::stats::{wilson, Z95};
+
+/// The games of one variant between one South agent and one North agent.
+#[derive(Default)]
+struct Cell {
+    variant: String,
+    south: String,
+    north: String,
+    games: u64,
+    /// Games that reached one of the variant's end rules (or in which nobody could move).
+    finished: u64,
+    south_wins: u64,
+    north_wins: u64,
+    draws: u64,
+    /// The move sequences played, hashed: how many games were really different.
+    sequences: HashSet<u64>,
+    /// South's total minus North's: sum and sum of squares.
+    margin: (f64, f64),
+}
+
+impl Cell {
+    fn finished_rate(&self, k: u64) -> (f64, f64, f64) {
+        wilson(k, self.finished, Z95)
+    }
+
+    /// South's score over finished games (a win 1, a draw ½), with a 95% interval.
+    fn south_score(&self) -> (f64, f64, f64) {
+        let (w, d) = (self.south_wins as f64, self.draws as f64);
+        score_interval(w, d, self.finished as f64)
+    }
+}
+
+/// The mean of scores made of `wins` ones, `draws` halves and zeros over `n` games, with a
+/// normal 95% interval.
+fn score_interval(wins: f64, draws: f64, n: f64) -> (f64, f64, f64) {
+    mean_interval(wins + draws / 2.0, wins + draws / 4.0, n)
+}
+
+/// One row of `balance.csv`.
+#[derive(Serialize)]
+struct BalanceRow<'a> {
+    variant: &'a str,
+    south_agent: &'a str,
+    north_agent: &'a str,
+    games: u64,
+    distinct_games: usize,
+    finished: u64,
+    south_rate: f64,
+    south_low: f64,
+    south_high: f64,
+    north_rate: f64,
+    north_low: f64,
+    north_high: f64,
+    draw_rate: f64,
+    draw_low: f64,
+    draw_high: f64,
+    unfinished_share: f64,
+    unfinished_low: f64,
+    unfinished_high: f64,
+    mean_margin: f64,
+    margin_low: f64,
+    margin_high: f64,
+}
+
+/// One row of `skill.csv`: a rung against the one below it, both seatings together.
+#[derive(Serialize)]
+struct SkillRow<'a> {
+    variant: &'a str,
+    weaker: String,
+    stronger: String,
+    finished: u64,
+    stronger_score: f64,
+    low: f64,
+    high: f64,
+}
+
+/// A rung against the one below it, in one variant.
+struct Step {
+    weaker: String,
+    stronger: String,
+    finished: u64,
+    score: (f64, f64, f64),
+}
+
+/// Reads the run in `dir` and writes the balance report beside it; `ladder` is the agents
+/// weakest first, as given.
+///
+/// # Errors
+/// Missing or malformed run files, unwritable report files.
+pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), ReportError> {
+    let file = read_run(dir.path())?;
+    let cells = read_cells(dir.path())?;
+    let variants: Vec<String> = file.run.variants.iter().map(|v| v.name.clone()).collect();
+    let find = |v: &str, s: &str, n: &str| {
+        cells
+            .iter()
+            .find(|c| c.variant == v && c.south == s && c.north == n)
+    };
+    let mut blocks = vec![
+        Block::Heading(1, "Balance along a ladder of agents".into()),
+        Block::Paragraph(format!(
+            "Self-play of {} at every rung of the ladder {}, and every rung against the next, \
+             each agent in both seats; {} games per pairing and seat order, the first {} plies \
+             of every game at random (distinct games from deterministic agents), master seed \
+             {}. Made by sowlab {} (commit {}) on {}.",
+            variants.join(", "),
+            ladder.join(" < "),
+            file.run.games,
+            file.run.opening,
+            file.run.seed,
+            file.run.version,
+            file.run.commit,
+            file.date
+        )),
+        Block::Heading(2, "How this was made".into()),
+        Block::Code(command.to_string()),
+        Block::Paragraph(
+            "Rates are over finished games: those that reached one of the variant's end rules \
+             or in which nobody could move. Games stopped by the move cap or by repetition are \
+             counted apart (unfinished), whatever the variant awards for them. A score counts \
+             a win 1 and a draw ½. Intervals are 95%: Wilson for rates, normal for means and \
+             scores. Distinct games count different move sequences: fewer than the games \
+             played means some games were replays."
+                .into(),
+        ),
+    ];
+    let mut balance = Vec::new();
+    let mut skill = Vec::new();
+    let mut trace_lines = Vec::new();
+    for variant in &variants {
+        blocks.push(Block::Heading(2, variant.clone()));
+        let mut table = Vec::new();
+        for south in ladder {
+            for north in ladder {
+                let Some(cell) = find(variant, south, north) else {
+                    continue;
+                };
+                balance.push(balance_row(cell));
+                table.push(vec![
+                    south.clone(),
+                    north.clone(),
+                    cell.games.to_string(),
+                    cell.sequences.len().to_string(),
+                    with_interval(cell.finished_rate(cell.south_wins)),
+                    with_interval(cell.finished_rate(cell.north_wins)),
+                    with_interval(cell.finished_rate(cell.draws)),
+                    percent(cell.games.saturating_sub(cell.finished) as f64 / cell.games as f64),
+                    margin_text(cell),
+                ]);
+            }
+        }
+        blocks.push(Block::Table(
+            [
+                "South",
+                "North",
+                "games",
+                "distinct",
+                "South wins",
+                "North wins",
+                "draws",
+                "unfinished",
+                "mean margin (S−N)",
+            ]
+            .map(String::from)
+            .to_vec(),
+            table,
+        ));
+        let selfplay: Vec<(f64, f64, f64)> = ladder
+            .iter()
+            .map(|a| find(variant, a, a).map_or((0.0, 0.0, 0.0), Cell::south_score))
+            .collect();
+        let stem = format!("seats-{}", file_stem(variant));
+        chart::save(
+            &Chart {
+                title: format!("{variant}: South's score in self-play, by rung"),
+                y_label: "South's score (win 1, draw ½)".into(),
+                plot: Plot::Bars {
+                    categories: ladder.to_vec(),
+                    series: vec![Bars {
+                        name: "South's score".into(),
+                        values: selfplay,
+                    }],
+                },
+            },
+            dir,
+            &stem,
+        )?;
+        blocks.push(Block::Chart(
+            stem,
+            format!(
+                "{variant}: South's score when each rung plays itself, over finished games, \
+                 with 95% intervals; 0.5 is a fair game at that level of play"
+            ),
+        ));
+        let steps = steps(ladder, |s, n| find(variant, s, n));
+        for step in &steps {
+            skill.push(SkillRow {
+                variant,
+                weaker: step.weaker.clone(),
+                stronger: step.stronger.clone(),
+                finished: step.finished,
+                stronger_score: step.score.0,
+                low: step.score.1,
+                high: step.score.2,
+            });
+        }
+        if !steps.is_empty() {
+            let trace = steps.iter().map(|s| s.score.0).sum::<f64>() / steps.len() as f64;
+            blocks.push(Block::Paragraph(format!(
+                "Skill trace: {trace:.3}, the mean score of the stronger rung against the one \
+                 below it over the {} steps of the ladder (0.5: skill does not tell; 1: the \
+                 stronger always wins).",
+                steps.len()
+            )));
+            blocks.push(Block::Table(
+                ["weaker", "stronger", "finished games", "stronger's score"]
+                    .map(String::from)
+                    .to_vec(),
+                steps
+                    .iter()
+                    .map(|s| {
+                        vec![
+                            s.weaker.clone(),
+                            s.stronger.clone(),
+                            s.finished.to_string(),
+                            with_interval(s.score),
+                        ]
+                    })
+                    .collect(),
+            ));
+            trace_lines.push(Line {
+                name: variant.clone(),
+                points: (1..)
+                    .map(f64::from)
+                    .zip(steps.iter().map(|s| s.score.0))
+                    .collect(),
+                band: (1..)
+                    .map(f64::from)
+                    .zip(&steps)
+                    .map(|(x, s)| (x, s.score.1, s.score.2))
+                    .collect(),
+            });
+        }
+    }
+    if !trace_lines.is_empty() {
+        chart::save(
+            &Chart {
+                title: "The stronger rung's score against the rung below".into(),
+                y_label: "stronger rung's score".into(),
+                plot: Plot::Lines {
+                    x_label: format!("step up the ladder ({})", ladder.join(" < ")),
+                    lines: trace_lines,
+                },
+            },
+            dir,
+            "skill",
+        )?;
+        blocks.push(Block::Chart(
+            "skill".into(),
+            "Each step of the ladder: the stronger rung's score against the one below it, both \
+             seatings together, with 95% bands"
+                .into(),
+        ));
+    }
+    write_table(dir, "balance.csv", &balance)?;
+    write_table(dir, "skill.csv", &skill)?;
+    Ok(document::write_pages(dir, "sowlab balance", &blocks)?)
+}
+
+/// A variant's name as part of a file name: `Hoyito I` → `hoyito-i`.
+fn file_stem(name: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.join("-")
+}
+
+fn margin_text(cell: &Cell) -> String {
+    let (m, lo, hi) = mean_interval(cell.margin.0, cell.margin.1, cell.games as f64);
+    format!("{m:+.1} [{lo:+.1}, {hi:+.1}]")
+}
+
+fn balance_row(cell: &Cell) -> BalanceRow<'_> {
+    let (south_rate, south_low, south_high) = cell.finished_rate(cell.south_wins);
+    let (north_rate, north_low, north_high) = cell.finished_rate(cell.north_wins);
+    let (draw_rate, draw_low, draw_high) = cell.finished_rate(cell.draws);
+    let (unfinished_share, unfinished_low, unfinished_high) =
+        wilson(cell.games - cell.finished, cell.games, Z95);
+    let (mean_margin, margin_low, margin_high) =
+        mean_interval(cell.margin.0, cell.margin.1, cell.games as f64);
+    BalanceRow {
+        variant: &cell.variant,
+        south_agent: &cell.south,
+        north_agent: &cell.north,
+        games: cell.games,
+        distinct_games: cell.sequences.len(),
+        finished: cell.finished,
+        south_rate,
+        south_low,
+        south_high,
+        north_rate,
+        north_low,
+        north_high,
+        draw_rate,
+        draw_low,
+        draw_high,
+        unfinished_share,
+        unfinished_low,
+        unfinished_high,
+        mean_margin,
+        margin_low,
+        margin_high,
+    }
+}
+
+/// Every rung against the one below it, both seatings together.
+fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -> Vec<Step> {
+    ladder
+        .windows(2)
+        .filter_map(|pair| {
+            let (weaker, stronger) = (&pair[0], &pair[1]);
+            let up = find(stronger, weaker)?;
+            let down = find(weaker, stronger)?;
+            let wins = (up.south_wins + down.north_wins) as f64;
+            let draws = (up.draws + down.draws) as f64;
+            let finished = up.finished + down.finished;
+            Some(Step {
+                weaker: weaker.clone(),
+                stronger: stronger.clone(),
+                finished,
+                score: score_interval(wins, draws, finished as f64),
+            })
+        })
+        .collect()
+}
+
+/// Gathers `games.csv` and `moves.csv` of the run in `dir` by variant and seating.
+fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
+    let csv_err = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| OutputError::Csv { path, source }
+    };
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut cell_of: HashMap<(String, u64), usize> = HashMap::new();
+    // FNV-1a over each game's holes, in the order they were played.
+    let mut sequences: HashMap<(String, u64), u64> = HashMap::new();
+    let games = dir.join("games.csv");
+    let mut reader = csv::Reader::from_path(&games).map_err(csv_err(&games))?;
+    for row in reader.deserialize::<GameRecord>() {
+        let r = row.map_err(csv_err(&games))?;
+        let at = cells
+            .iter()
+            .position(|c| {
+                c.variant == r.variant && c.south == r.south_agent && c.north == r.north_agent
+            })
+            .unwrap_or_else(|| {
+                cells.push(Cell {
+                    variant: r.variant.clone(),
+                    south: r.south_agent.clone(),
+                    north: r.north_agent.clone(),
+                    ..Cell::default()
+                });
+                cells.len() - 1
+            });
+        let cell = &mut cells[at];
+        cell.games += 1;
+        if matches!(r.end_reason.as_str(), "normal" | "no-moves") {
+            cell.finished += 1;
+            match r.winner.as_str() {
+                "south" => cell.south_wins += 1,
+                "north" => cell.north_wins += 1,
+                _ => cell.draws += 1,
+            }
+        }
+        let margin = f64::from(r.south_total) - f64::from(r.north_total);
+        cell.margin.0 += margin;
+        cell.margin.1 += margin * margin;
+        sequences.insert((r.variant.clone(), r.game), 0xcbf2_9ce4_8422_2325);
+        cell_of.insert((r.variant, r.game), at);
+    }
+    let moves = dir.join("moves.csv");
+    let mut reader = csv::Reader::from_path(&moves).map_err(csv_err(&moves))?;
+    for row in reader.deserialize::<MoveRecord>() {
+        let r = row.map_err(csv_err(&moves))?;
+        if let Some(h) = sequences.get_mut(&(r.variant, r.game)) {
+            *h = (*h ^ u64::from(r.hole + 1)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    for (key, hash) in sequences {
+        if let Some(&at) = cell_of.get(&key) {
+            cells[at].sequences.insert(hash);
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(south: &str, north: &str, wins: [u64; 3]) -> Cell {
+        let [south_wins, north_wins, draws] = wins;
+        Cell {
+            variant: "V".into(),
+            south: south.into(),
+            north: north.into(),
+            games: south_wins + north_wins + draws,
+            finished: south_wins + north_wins + draws,
+            south_wins,
+            north_wins,
+            draws,
+            ..Cell::default()
+        }
+    }
+
+    /// The stronger rung (b) as South wins 3 and draws 1 of 5; as North it wins 2 of 4.
+    /// Scores: 5 wins, 1 draw, 3 losses over 9 games: mean 5.5/9 = 0.6111; squares 5.25, so
+    /// the sample variance is (5.25 - 9 * 0.6111^2) / 8 = 0.23611, the standard error
+    /// sqrt(0.23611 / 9) = 0.16197, and the 95% interval 0.6111 -/+ 1.96 * 0.16197.
+    #[test]
+    fn a_step_scores_the_stronger_rung_over_both_seatings() {
+        let cells = [cell("b", "a", [3, 1, 1]), cell("a", "b", [2, 2, 0])];
+        let ladder = ["a".to_string(), "b".to_string()];
+        let steps = steps(&ladder, |s, n| {
+            cells.iter().find(|c| c.south == s && c.north == n)
+        });
+        assert_eq!(steps.len(), 1);
+        assert_eq!(
+            (steps[0].weaker.as_str(), steps[0].stronger.as_str()),
+            ("a", "b")
+        );
+        assert_eq!(steps[0].finished, 9);
+        let (m, lo, hi) = steps[0].score;
+        assert!((m - 0.611_11).abs() < 1e-4, "{m}");
+        assert!((lo - 0.293_65).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.928_57).abs() < 1e-4, "{hi}");
+    }
+
+    #[test]
+    fn variant_names_become_plain_file_names() {
+        assert_eq!(file_stem("Hoyito I [holes=9]"), "hoyito-i-holes-9");
+        assert_eq!(file_stem("Awalé"), "awalé");
+    }
+}
