@@ -1,7 +1,7 @@
 //! `docs/outputs.md` cannot drift from the code: the header of every CSV file that small
-//! `simulate`, `compare` and `sweep` runs write is the column list of that file's table there,
-//! in order, and every field of `run.json`, the `.sowlab` marker and the `trace --json` lines
-//! is one its tables name.
+//! `simulate`, `compare`, `sweep` and `balance` runs write is the column list of that file's
+//! table there, in order, and every field of `run.json`, the `.sowlab` marker and the
+//! `trace --json` lines is one its tables name.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -98,6 +98,13 @@ fn the_csv_headers_are_the_documented_columns() {
     run_small("simulate variants/hoyito-iii.sow --match --moves", &matched);
     run_small("compare variants/hoyito-i.sow", &report);
     run_small("sweep variants/hoyito-i.sow --set holes=6..7", &swept);
+    let balanced = out("balanced");
+    let balance = "balance variants/hoyito-i.sow --ladder random,greedy --games 1 --out";
+    sowlab()
+        .args(balance.split(' '))
+        .arg(&balanced)
+        .assert()
+        .success();
     let written = [
         (&single, "games.csv"),
         (&single, "moves.csv"),
@@ -108,6 +115,8 @@ fn the_csv_headers_are_the_documented_columns() {
         (&matched, "summary.csv"),
         (&report, "comparison.csv"),
         (&report, "timeline.csv"),
+        (&balanced, "balance.csv"),
+        (&balanced, "skill.csv"),
     ];
     for (dir, file) in written {
         let found = header(&Path::new(dir).join(file));
