@@ -1,0 +1,192 @@
+//! The whole `sowlab simulate` pipeline on one thread, against the engine alone, in moves per
+//! second, for Hoyito I and Oware, random vs random.
+//!
+//! `cargo bench --bench pipeline`
+//!
+//! Every benchmark plays the same fixed set of games (`GAMES` per seat order from master seed
+//! 1, as `sowlab simulate --games GAMES --agents random,random --seed 1` does), and the moves
+//! of those games are counted once beforehand, so every line reports moves/s
+//! (`Throughput::Elements` = moves) and the rates compare directly:
+//! - `pipeline/VARIANT/simulate`: what `sowlab simulate --threads 1 --out DIR` runs, through
+//!   the same library calls (`sim::output::run` on a one-thread rayon pool into an
+//!   `OutDir` in a fresh temporary directory: games.csv, summary.csv, run.json, checkpoints).
+//!   Games/s = moves/s ÷ the moves per game printed when the bench starts.
+//! - `pipeline/VARIANT/sim play, no files`: the same games through `Experiment::play`, unit by
+//!   unit, with no output: agents and records, no CSV, no threads.
+//! - `pipeline/VARIANT/engine play_random`: the same number of games played with
+//!   `Game::play_random` move by move (the call the random agent makes).
+//! - `pipeline/VARIANT/engine random_playout`: the same number of games with
+//!   `Game::random_playout`, the engine's fastest random play (`benches/engine.rs` measures
+//!   it too, as `random moves/VARIANT`).
+//!
+//! The target of the throughput issue is `simulate` ≥ 85% of `engine random_playout`.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sowlab::agents::AgentSpec;
+use sowlab::engine::Game;
+use sowlab::outdir::{Kind, OutDir};
+use sowlab::rules::Rules;
+use sowlab::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
+use sowlab::sim::runner::Experiment;
+
+/// Games per seat order: 2 × `GAMES` games per iteration, two batches of the runner.
+const GAMES: u64 = 1024;
+const SEED: u64 = 1;
+
+fn variant_path(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("variants")
+        .join(name)
+}
+
+fn rules(name: &str) -> Rules {
+    sowlab::lang::compile_path(&variant_path(name), &[]).expect("shipped variants compile")
+}
+
+/// The experiment and run description `sowlab simulate FILE --games GAMES --agents
+/// random,random --seed 1` builds (cli::cmd::simulate::plan).
+fn plan(name: &str) -> (Experiment, RunInfo) {
+    let rules = rules(name);
+    let file = format!("variants/{name}");
+    let label = rules.provenance.name.clone();
+    let info = RunInfo {
+        tool: "sowlab".into(),
+        version: sowlab::made::VERSION.into(),
+        commit: sowlab::made::COMMIT.into(),
+        command: format!(
+            "sowlab simulate {file} --games {GAMES} --agents random,random --seed {SEED}"
+        ),
+        variants: vec![VariantInfo {
+            file,
+            name: label.clone(),
+            rules_hash: rules.hash(),
+            settings: Vec::new(),
+            readings: rules
+                .readings
+                .iter()
+                .map(|r| format!("R{} {}", r.number, r.rule))
+                .collect(),
+        }],
+        agents: vec!["random,random".into()],
+        games: GAMES,
+        seed: SEED,
+        moves: false,
+        matches: false,
+        opening: 0,
+        shard: None,
+    };
+    let experiment = Experiment {
+        variants: vec![(label, rules)],
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        games: GAMES,
+        seed: SEED,
+        record_moves: false,
+        matches: false,
+        opening: 0,
+    };
+    (experiment, info)
+}
+
+/// `sowlab simulate … --threads 1 --out DIR` into a new directory under `parent`, as
+/// cli::cmd::simulate::execute runs it (without the progress bar and Ctrl-C handler).
+fn simulate(experiment: &Experiment, info: &RunInfo, pool: &rayon::ThreadPool, dir: &Path) {
+    let mut out = OutDir::open(dir, Kind::Run).expect("a fresh directory");
+    let job = Job {
+        experiment,
+        info,
+        units: 0..experiment.units(),
+        date: sowlab::made::today(),
+    };
+    let stop = AtomicBool::new(false);
+    let finish = pool
+        .install(|| output::run(&job, &mut out, false, &stop, |_, _| {}))
+        .expect("the run is written");
+    assert!(matches!(finish, Finish::Complete { .. }));
+    out.finish().expect("the directory is finished");
+}
+
+/// The moves of the experiment's games.
+fn experiment_moves(experiment: &Experiment) -> u64 {
+    (0..experiment.units())
+        .flat_map(|u| experiment.play(u).games)
+        .map(|g| u64::from(g.turns))
+        .sum()
+}
+
+/// `games` random games with `Game::random_playout` from one seeded stream.
+fn playouts(rules: &Rules, games: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    (0..games)
+        .map(|_| u64::from(Game::new(rules).random_playout(&mut rng)))
+        .sum()
+}
+
+/// `games` random games with `Game::play_random`, move by move, from one seeded stream.
+fn play_randoms(rules: &Rules, games: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut moves = 0;
+    for _ in 0..games {
+        let mut game = Game::new(rules);
+        while game.play_random(&mut rng).is_some() {
+            moves += 1;
+        }
+    }
+    moves
+}
+
+fn pipeline(c: &mut Criterion) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    for name in ["hoyito-i.sow", "oware.sow"] {
+        let (experiment, info) = plan(name);
+        let games = experiment.units();
+        let rules = &experiment.variants[0].1;
+        let moves = experiment_moves(&experiment);
+        let (playout_moves, random_moves) = (playouts(rules, games), play_randoms(rules, games));
+        eprintln!(
+            "pipeline/{}: {games} games per iteration; simulate {moves} moves ({:.1} per game), \
+             random_playout {playout_moves}, play_random {random_moves}",
+            name.trim_end_matches(".sow"),
+            moves as f64 / games as f64
+        );
+        let mut group = c.benchmark_group(format!("pipeline/{}", name.trim_end_matches(".sow")));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(5));
+
+        group.throughput(Throughput::Elements(moves));
+        group.bench_function("simulate", |b| {
+            b.iter_batched(
+                || tempfile::tempdir().expect("a temporary directory"),
+                |tmp| {
+                    simulate(&experiment, &info, &pool, &tmp.path().join("run"));
+                    tmp
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.bench_function("sim play, no files", |b| {
+            b.iter(|| experiment_moves(&experiment))
+        });
+        group.throughput(Throughput::Elements(random_moves));
+        group.bench_function("engine play_random", |b| {
+            b.iter(|| play_randoms(rules, games))
+        });
+        group.throughput(Throughput::Elements(playout_moves));
+        group.bench_function("engine random_playout", |b| {
+            b.iter(|| playouts(rules, games))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);
