@@ -28,6 +28,8 @@ struct Cell {
     south_wins: u64,
     north_wins: u64,
     draws: u64,
+    /// Finished games that ended because nobody could move.
+    no_moves: u64,
     /// The move sequences played, hashed: how many games were really different.
     sequences: HashSet<u64>,
     /// South's total minus North's: sum and sum of squares.
@@ -73,6 +75,7 @@ struct BalanceRow<'a> {
     unfinished_share: f64,
     unfinished_low: f64,
     unfinished_high: f64,
+    no_moves_share: f64,
     mean_margin: f64,
     margin_low: f64,
     margin_high: f64,
@@ -133,7 +136,9 @@ pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), R
         Block::Paragraph(
             "Rates are over finished games: those that reached one of the variant's end rules \
              or in which nobody could move. Games stopped by the move cap or by repetition are \
-             counted apart (unfinished), whatever the variant awards for them. A score counts \
+             counted apart (unfinished), whatever the variant awards for them; games that ended \
+             because nobody could move are finished, and their share has its own column \
+             (`explain` names the rule that ends them). A score counts \
              a win 1 and a draw ½. Intervals are 95%: Wilson for rates, normal for means and \
              scores. Distinct games count different move sequences: fewer than the games \
              played means some games were replays."
@@ -161,6 +166,7 @@ pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), R
                     with_interval(cell.finished_rate(cell.north_wins)),
                     with_interval(cell.finished_rate(cell.draws)),
                     percent(cell.games.saturating_sub(cell.finished) as f64 / cell.games as f64),
+                    percent(cell.no_moves as f64 / cell.games as f64),
                     margin_text(cell),
                 ]);
             }
@@ -175,6 +181,7 @@ pub fn write(dir: &mut OutDir, command: &str, ladder: &[String]) -> Result<(), R
                 "North wins",
                 "draws",
                 "unfinished",
+                "nobody could move",
                 "mean margin (S−N)",
             ]
             .map(String::from)
@@ -325,6 +332,7 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
         unfinished_share,
         unfinished_low,
         unfinished_high,
+        no_moves_share: cell.no_moves as f64 / cell.games as f64,
         mean_margin,
         margin_low,
         margin_high,
@@ -384,6 +392,7 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
         cell.games += 1;
         if matches!(r.end_reason.as_str(), "normal" | "no-moves") {
             cell.finished += 1;
+            cell.no_moves += u64::from(r.end_reason == "no-moves");
             match r.winner.as_str() {
                 "south" => cell.south_wins += 1,
                 "north" => cell.north_wins += 1,
