@@ -45,4 +45,5 @@ pub mod play;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod solve;
 pub mod source;

@@ -58,6 +58,9 @@ pub enum Command {
     /// do not change the exit code. A file that cannot be read or compiled: one line on
     /// stderr, exit 2.
     Diff(DiffArgs),
+    /// Solve a small board: the value of the start position with perfect play by both.
+    #[command(after_help = SOLVE_HELP)]
+    Solve(SolveArgs),
     /// Self-play many games per variant between two agents; write CSV results.
     Simulate(SimulateArgs),
     /// Join the output directories of `simulate --shard` runs into one run.
@@ -196,6 +199,32 @@ pub struct DiffArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
 }
+
+/// `sowlab solve FILE [--set holes=3 --set seeds=2] [--max-states N] [--max-nodes N] [--json]`
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Variant file.
+    pub file: PathBuf,
+    /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<Setting>,
+    /// The largest board searched, as an estimate of its states (the ways to place its seeds
+    /// in its holes and stores, for either player to move), and the most table entries kept
+    /// (up to about 200 bytes each): 1 to 1000000000000.
+    #[arg(long, value_name = "N", default_value_t = crate::solve::DEFAULT_MAX_STATES,
+          value_parser = clap::value_parser!(u64).range(1..=crate::solve::MAX_MAX_STATES))]
+    pub max_states: u64,
+    /// The most nodes (moves played by the search) before it gives up: 1 to
+    /// 1000000000000.
+    #[arg(long, value_name = "N", default_value_t = crate::solve::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..=crate::solve::MAX_MAX_STATES))]
+    pub max_nodes: u64,
+    /// One JSON object on stdout instead of the readable lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const SOLVE_HELP: &str = "The value: a single game from the start position, played by the engine's rules, South to move unless the rules' starter says otherwise. A finished game is worth, to South, its result (the engine's winner) and its margin (South's final store minus North's, after the end rules' awards); South maximises, North minimises, result first, then margin. For variants won by the larger store this is minimax on the final margin. Search: alpha-beta with a transposition table of exact, lower and upper bounds. Extra turns and passes: the same player chooses again. Repetition: the engine ends a game when a position occurs for the Nth time since the stores last changed, so the table is keyed on the position, the memories the rules read, and the positions since the stores last changed (a 128-bit digest). Move cap: a line that reaches it makes the search start again keyed on the move count too. Refused (exit 2): match play (its value depends on later rounds). Limits (exit 2, one line, nothing on stdout): a board whose estimate 2*C(S+P-1, P-1) (S seeds in P holes and stores) exceeds --max-states (default 5000000, up to about 1 GB of table) is refused before searching; the search stops if its table would exceed --max-states entries, if it plays more than --max-nodes moves (default 50000000, a few minutes), or if a line is longer than 2000 moves. Output: value, winner, best first moves and the value of each first move, nodes (moves played by the search), table entries, time.";
 
 /// What every simulating command takes: games, agents, seed, threads.
 #[derive(Debug, Args)]

@@ -12,6 +12,7 @@ use crate::report::error::ReportError;
 use crate::rules::Side;
 use crate::sim::merge::MergeError;
 use crate::sim::output::OutputError;
+use crate::solve::SolveError;
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -44,6 +45,16 @@ pub enum Error {
     /// `sweep` with nothing to sweep.
     #[error("give at least one range to sweep, e.g. --set holes=6..12")]
     NothingToSweep,
+    /// `solve`: a board beyond the limit, or a search that outgrew it.
+    #[error("cannot solve {board}: {error}; {advice}")]
+    Solve {
+        /// The variant and its board.
+        board: String,
+        /// Why not.
+        error: SolveError,
+        /// How to get under the limit.
+        advice: String,
+    },
     /// `trace`: a hole that cannot be played.
     #[error("move {turn}: {error}; {side} can play {}", legal.join(", "))]
     IllegalMove {

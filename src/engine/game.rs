@@ -314,6 +314,77 @@ impl<'r> Game<'r> {
         self.outcome.is_some()
     }
 
+    /// The positions the repetition rule counts (R10): those since the captured totals last
+    /// changed, the current one last. Empty once the game is over only if it ended before any
+    /// turn began.
+    pub(crate) fn stretch(&self) -> impl Iterator<Item = &Position> + '_ {
+        self.history.positions.iter().map(|(_, p)| p)
+    }
+
+    /// What the rest of a single game depends on besides its position, the positions the
+    /// repetition rule counts ([`Game::stretch`]) and the move count where only the move cap
+    /// reads it: the memories the rules consult, packed in a word, each left at zero where
+    /// these rules never read it. Two games of one variant's round 1 that agree on these
+    /// (and on the move count, or are both out of the cap's reach) play on alike.
+    pub(crate) fn memory(&self) -> u64 {
+        let rules = self.rules;
+        let program = &rules.program;
+        let ending = &program.ending;
+        let awards = [
+            ending.last_seeds.map(|r| r.to),
+            ending.majority.map(|m| m.award),
+            ending.empty_row.map(|(_, a)| a),
+            ending.singletons,
+            ending.quiet.map(|(_, a)| a),
+            match ending.no_move {
+                NoMove::EndGame(a) => Some(a),
+                NoMove::Pass => None,
+            },
+            Some(ending.cap_award),
+            Some(ending.repetition_award),
+            match program.feeding.map(|f| f.unfeedable) {
+                Some(Unfeedable::Ends(a)) => Some(a),
+                _ => None,
+            },
+        ];
+        let round_awards = program
+            .matches
+            .iter()
+            .flat_map(|m| m.round_rules.iter().map(|r| Some(r.last_seeds_to)));
+        let mut awards = awards.into_iter().chain(round_awards).flatten();
+        let (mut capturer, mut last_mover) = (ending.last_seeds.is_some(), false);
+        for award in &mut awards {
+            capturer |= matches!(award, Award::Capturer | Award::PreviousWinner);
+            last_mover |= award == Award::LastMover;
+        }
+        let side = |s: Option<Side>| s.map_or(0, |s| s.index() as u64 + 1);
+        let mut word = u64::from(self.capture_turn) | (self.position.to_move.index() as u64) << 1;
+        if capturer {
+            word |= side(self.last_capturer) << 2;
+        }
+        if last_mover {
+            word |= side(self.last_mover) << 4;
+        }
+        if program.sowing.first_move.is_some_and(|f| !f.game_only) {
+            word |= u64::from(self.moved[0]) << 6 | u64::from(self.moved[1]) << 7;
+        }
+        // The move count matters to openings, a first move of the game and captures that
+        // start at a later move; past those, only to the move cap.
+        let first_move = program.sowing.first_move.is_some_and(|f| f.game_only);
+        let early = program
+            .captures
+            .iter()
+            .map(|c| c.from_move)
+            .chain([program.sowing.opening.len() as u32, u32::from(first_move)])
+            .max()
+            .unwrap_or(0);
+        word |= u64::from(self.stats.moves.min(early).min(0xff_ffff)) << 8;
+        if let Some((moves, _)) = ending.quiet {
+            word |= u64::from(self.quiet.min(moves)) << 32;
+        }
+        word
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> &GameStats {
         &self.stats

@@ -175,6 +175,11 @@ impl Position {
         self.houses
     }
 
+    /// The locked holes (played, not yet sown into by the opponent), as a bit mask.
+    pub fn locked_mask(&self) -> u64 {
+        self.locked
+    }
+
     /// Gives hole `hole` to `side`.
     pub(crate) fn set_owner(&mut self, hole: usize, side: Side) {
         match side {

@@ -19,5 +19,6 @@ mod regression;
 mod report;
 mod self_contained;
 mod simulate;
+mod solve;
 mod util;
 mod variants;

@@ -8,4 +8,5 @@ pub mod fmt;
 pub mod list;
 pub mod play;
 pub mod simulate;
+pub mod solve;
 pub mod trace;

@@ -1,0 +1,207 @@
+//! `sowlab solve FILE [--set ...] [--max-states N] [--max-nodes N] [--json]`: solves a small board and prints
+//! its value, best first moves and the search's counts.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::super::args::SolveArgs;
+use super::super::{load_rules, Console, Error, Outcome};
+use crate::engine::move_name;
+use crate::rules::{Rules, Side};
+use crate::solve::{self, Limits, SolveError, Value};
+
+/// The line of `--json`.
+#[derive(Serialize)]
+struct JsonSolution {
+    variant: String,
+    rules: String,
+    holes_per_row: usize,
+    seeds: u32,
+    estimate: String,
+    margin: i32,
+    winner: Option<Side>,
+    best: Vec<String>,
+    moves: Vec<JsonMove>,
+    nodes: u64,
+    table: usize,
+    recurrences: u64,
+    move_count_keyed: bool,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    #[serde(rename = "move")]
+    mv: String,
+    margin: i32,
+    winner: Option<Side>,
+}
+
+/// Solves the board, or refuses it with one line (exit 2).
+pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    let rules = load_rules(&args.file, &args.set)?;
+    let started = Instant::now();
+    let limits = Limits {
+        max_states: args.max_states,
+        max_nodes: args.max_nodes,
+    };
+    let solution = solve::solve(&rules, limits).map_err(|error| Error::Solve {
+        board: board(&rules),
+        advice: advice(&rules, &error, args),
+        error,
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let name = |mv: usize| move_name(&rules, mv);
+    let text = if args.json {
+        let line = JsonSolution {
+            variant: rules.provenance.name.clone(),
+            rules: rules.hash(),
+            holes_per_row: rules.holes_per_row(),
+            seeds: rules.total_seeds(),
+            estimate: solve::estimate(&rules).to_string(),
+            margin: solution.value.margin,
+            winner: solution.value.winner(),
+            best: solution.best().into_iter().map(name).collect(),
+            moves: solution
+                .moves
+                .iter()
+                .map(|&(mv, v)| JsonMove {
+                    mv: name(mv),
+                    margin: v.margin,
+                    winner: v.winner(),
+                })
+                .collect(),
+            nodes: solution.nodes,
+            table: solution.table,
+            recurrences: solution.recurrences,
+            move_count_keyed: solution.move_count_keyed,
+            seconds,
+        };
+        format!("{}\n", serde_json::to_string(&line).expect("plain data"))
+    } else {
+        let mut text = format!(
+            "{}: {} with perfect play (margin {:+})\n",
+            board(&rules),
+            verdict(solution.value),
+            solution.value.margin
+        );
+        let best: Vec<String> = solution.best().into_iter().map(name).collect();
+        if best.is_empty() {
+            text += "the start position is already over\n";
+        } else {
+            let moves: Vec<String> = solution
+                .moves
+                .iter()
+                .map(|&(mv, v)| format!("{} {}", name(mv), short(v)))
+                .collect();
+            let to_move = if rules.program.board.starter == Side::South {
+                "South"
+            } else {
+                "North"
+            };
+            text += &format!(
+                "best first move{} for {to_move}: {}\nevery first move: {}\n",
+                if best.len() == 1 { "" } else { "s" },
+                best.join(", "),
+                moves.join(", ")
+            );
+        }
+        text += &format!(
+            "searched {} nodes, {} table entries{}{}, {seconds:.2} s\n",
+            solution.nodes,
+            solution.table,
+            if solution.recurrences > 0 {
+                format!(", {} visits to a repeated position", solution.recurrences)
+            } else {
+                String::new()
+            },
+            if solution.move_count_keyed {
+                ", keyed on the move count (a line reaches the move cap)"
+            } else {
+                ""
+            }
+        );
+        text
+    };
+    console
+        .out
+        .write_all(text.as_bytes())
+        .map_err(Error::Stdout)?;
+    Ok(Outcome::Done)
+}
+
+/// `Kalah on 2 × 3 holes with 12 seeds`.
+fn board(rules: &Rules) -> String {
+    format!(
+        "{} on 2 × {} holes with {} seeds",
+        rules.provenance.name,
+        rules.holes_per_row(),
+        rules.total_seeds()
+    )
+}
+
+/// `South wins by 4`, `North wins by 2`, `a draw`.
+fn verdict(value: Value) -> String {
+    match value.winner() {
+        Some(side) => {
+            let name = if side == Side::South {
+                "South"
+            } else {
+                "North"
+            };
+            format!("{name} wins by {}", value.margin.abs())
+        }
+        None => "a draw".to_string(),
+    }
+}
+
+/// A first move's value in a list: its margin, and the winner where it is not the margin's
+/// sign.
+fn short(value: Value) -> String {
+    let sign = value.margin.signum() as i8;
+    if sign == value.result {
+        format!("{:+}", value.margin)
+    } else {
+        format!("{:+} ({})", value.margin, verdict(value))
+    }
+}
+
+/// How to get under the limit.
+fn advice(rules: &Rules, error: &SolveError, args: &SolveArgs) -> String {
+    let limit = args.max_states;
+    let raise = format!(
+        "raise --max-states (now {limit}, at most {}; about {} bytes of memory per state)",
+        solve::MAX_MAX_STATES,
+        solve::ENTRY_BYTES
+    );
+    let target = match error {
+        SolveError::Unsupported { .. } => return "no board of these rules can be solved".into(),
+        SolveError::TooDeep => return "the board is too large to solve".into(),
+        SolveError::TooManyNodes { .. } => {
+            return format!(
+                "solve a smaller board, or raise --max-nodes (now {})",
+                args.max_nodes
+            )
+        }
+        SolveError::TooLarge { .. } => u128::from(limit),
+        // The table overflowed below the limit: a tenth the size.
+        SolveError::TableFull { .. } => solve::estimate(rules) / 10,
+    };
+    let n = rules.holes_per_row();
+    let per_hole = (rules.total_seeds() / (2 * n as u32)).max(1);
+    let smaller = (1..=n).rev().find_map(|holes| {
+        (1..=per_hole)
+            .rev()
+            .find(|&seeds| solve::estimate_board(holes, seeds * 2 * holes as u32) <= target)
+            .map(|seeds| (holes, seeds))
+    });
+    match smaller {
+        Some((holes, seeds)) => {
+            format!(
+                "solve a smaller board, e.g. --set holes={holes} --set seeds={seeds}, or {raise}"
+            )
+        }
+        None => raise,
+    }
+}
