@@ -1,4 +1,4 @@
-//! Hoyito I (seed-rules.md §1), default readings R1, R2, R3, R10, R11.
+//! Hoyito I (docs/sources.md §1), default readings R1, R2, R3, R10, R11 (docs/readings.md).
 //!
 //! * No stores on the board; 4 seeds per hole; 6..=12 holes per row.
 //! * A move lifts all seeds of one non-empty own hole and sows them one per

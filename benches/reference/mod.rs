@@ -1,8 +1,8 @@
 //! Hand-written reference implementations of two mancala games, used as a
 //! differential test oracle and as the speed baseline for the rule interpreter.
 //!
-//! * [`hoyito_i`] — Hoyito I (seed-rules.md §1) under the default readings
-//!   R1, R2, R3, R10, R11 of readings.md.
+//! * [`hoyito_i`] — Hoyito I (docs/sources.md §1) under the default readings
+//!   R1, R2, R3, R10, R11 of docs/readings.md.
 //! * [`oware`] — Oware (Abapa, as in standard references) with R3 and R10.
 //!
 //! std only; include from another crate with

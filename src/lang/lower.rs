@@ -430,9 +430,14 @@ impl<'a> Lowering<'a> {
                 SowingRule::FirstMove(spec) => {
                     let what = "a hole of the row, counted from the player's left";
                     let mut places = 0u32;
-                    for &(from, to) in &spec.places {
-                        let from = self.in_range(at, what, u64::from(from), 1, row);
-                        let to = self.in_range(at, what, u64::from(to), 1, row);
+                    for &(low, high) in &spec.places {
+                        let from = self.in_range(at, what, u64::from(low), 1, row);
+                        // A single place is checked once, so that it gives one error, not two.
+                        let to = if high == low {
+                            from
+                        } else {
+                            self.in_range(at, what, u64::from(high), 1, row)
+                        };
                         if let (Some(from), Some(to)) = (from, to) {
                             if from > to {
                                 let why = format!("no hole lies between {from} and {to}");

@@ -345,7 +345,7 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
                 "north" => board(BoardRule::Starter(Side::North)),
                 _ => return Err(bad("the starter is `south` or `north`".into())),
             },
-            // The board goes to the side owners at the cap, as readings.md R10 has it.
+            // The board goes to the side owners at the cap, as docs/readings.md R10 has it.
             "cap" => BlockKind::End(vec![Item {
                 rule: EndRule::MoveCap(number(MAX_CAP_SETTING, u32::MAX)?, Award::Owners),
                 readings: Vec::new(),

@@ -786,7 +786,7 @@ fn distribution(name: &str, histogram: &[u64], from: usize, to: usize) -> Line {
 fn readings_section(analysis: &Analysis) -> Vec<Block> {
     let mut blocks = vec![
         Block::Heading(2, "Readings the rules rest on".into()),
-        Block::Paragraph("Where the sources leave a gap, a variant file takes a reading (readings.md); results for these variants depend on them.".into()),
+        Block::Paragraph("Where the sources leave a gap, a variant file takes a reading (sowlab's docs/readings.md); results for these variants depend on them.".into()),
     ];
     for v in &analysis.info.variants {
         let items: Vec<String> = v

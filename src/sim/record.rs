@@ -1,7 +1,8 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `matches.csv`,
 //! `summary.csv`).
-//! Column names are the field names; the README documents each. `Default` is there to name
-//! the columns (a header is written even for a file of no rows), not as a meaningful record.
+//! Column names are the field names; `docs/outputs.md` documents each. `Default` is there to
+//! name the columns (a header is written even for a file of no rows), not as a meaningful
+//! record.
 
 use serde::{Deserialize, Serialize};
 

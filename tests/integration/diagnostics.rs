@@ -1005,6 +1005,18 @@ fn one_error(text: &str) -> CompileError {
     errors.0.into_iter().next().expect("one error")
 }
 
+/// A place out of the row is one error, whether written alone or in a set.
+#[test]
+fn a_first_move_place_out_of_the_row_is_one_error() {
+    for places in ["7", "1 or 7", "7, 1"] {
+        let board = "board { holes: 6 per row  seeds: 4 per hole }";
+        let error = one_error(&format!(
+            "{board} sowing {{ first move: own holes {places} }}"
+        ));
+        assert!(error.to_string().contains("not 7"), "{places}: {error}");
+    }
+}
+
 /// Numbers too large for where they stand name the number as written and the largest allowed
 /// there; a reading that fits its place but does not exist is an unknown reading, labelled
 /// under the `R..` written.

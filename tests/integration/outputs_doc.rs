@@ -1,0 +1,173 @@
+//! `docs/outputs.md` cannot drift from the code: the header of every CSV file that small
+//! `simulate`, `compare`, `sweep` and `balance` runs write is the column list of that file's
+//! table there, in order, and every field of `run.json`, the `.sowlab` marker and the
+//! `trace --json` lines is one its tables name.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::util::{path, sowlab};
+
+/// The names in the first column of the tables under the heading `heading` of
+/// `docs/outputs.md` (up to the next heading), backticks removed, table headers skipped.
+fn documented(heading: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path("docs/outputs.md")).expect("docs/outputs.md");
+    let mut lines = text
+        .lines()
+        .skip_while(|l| l.trim_start_matches('#').trim() != heading);
+    assert!(
+        lines.next().is_some(),
+        "docs/outputs.md has no heading `{heading}`"
+    );
+    lines
+        .take_while(|l| !l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`'))
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// The header of a CSV file, column by column.
+fn header(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|_| panic!("{file:?} missing"));
+    let first = text.lines().next().unwrap_or_default();
+    first.split(',').map(str::to_string).collect()
+}
+
+/// The columns `docs/outputs.md` gives for `file`, with `parameter_KEY` written out for
+/// `keys`, and without the `--match`-only columns unless `matched`.
+fn columns(file: &str, keys: &[&str], matched: bool) -> Vec<String> {
+    let text = std::fs::read_to_string(path("docs/outputs.md")).unwrap();
+    let match_only: BTreeSet<String> = text
+        .lines()
+        .filter(|l| l.contains("| `--match` only"))
+        .filter_map(|l| {
+            l.strip_prefix("| `")?
+                .split_once('`')
+                .map(|(n, _)| n.to_string())
+        })
+        .collect();
+    documented(file)
+        .into_iter()
+        .filter(|c| matched || !match_only.contains(c))
+        .flat_map(|c| {
+            if c == "parameter_KEY" {
+                keys.iter().map(|k| format!("parameter_{k}")).collect()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+/// Runs `sowlab COMMAND --out OUT`, one game per seat order between random agents.
+fn run_small(command: &str, out: &str) {
+    sowlab()
+        .args(command.split(' '))
+        .args(["--out", out, "--games", "1", "--agents", "random,random"])
+        .assert()
+        .success();
+}
+
+/// The keys of a JSON object.
+fn keys(value: &serde_json::Value) -> Vec<String> {
+    value
+        .as_object()
+        .expect("an object")
+        .keys()
+        .cloned()
+        .collect()
+}
+
+fn assert_documented(what: &str, found: &[String], heading: &str) {
+    let known = documented(heading);
+    let missing: Vec<&String> = found.iter().filter(|k| !known.contains(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "{what}: {missing:?} not documented under `{heading}` in docs/outputs.md"
+    );
+}
+
+#[test]
+fn the_csv_headers_are_the_documented_columns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = |name: &str| tmp.path().join(name).display().to_string();
+    let (single, matched, report, swept) =
+        (out("single"), out("matched"), out("report"), out("swept"));
+    run_small("simulate variants/hoyito-i.sow --moves", &single);
+    run_small("simulate variants/hoyito-iii.sow --match --moves", &matched);
+    run_small("compare variants/hoyito-i.sow", &report);
+    run_small("sweep variants/hoyito-i.sow --set holes=6..7", &swept);
+    let balanced = out("balanced");
+    let balance = "balance variants/hoyito-i.sow --ladder random,greedy --games 1 --out";
+    sowlab()
+        .args(balance.split(' '))
+        .arg(&balanced)
+        .assert()
+        .success();
+    let written = [
+        (&single, "games.csv"),
+        (&single, "moves.csv"),
+        (&single, "summary.csv"),
+        (&matched, "games.csv"),
+        (&matched, "moves.csv"),
+        (&matched, "matches.csv"),
+        (&matched, "summary.csv"),
+        (&report, "comparison.csv"),
+        (&report, "timeline.csv"),
+        (&balanced, "balance.csv"),
+        (&balanced, "skill.csv"),
+    ];
+    for (dir, file) in written {
+        let found = header(&Path::new(dir).join(file));
+        assert_eq!(
+            found,
+            columns(file, &[], false),
+            "{dir}/{file} against docs/outputs.md"
+        );
+    }
+    let found = header(&Path::new(&swept).join("sweep.csv"));
+    assert_eq!(found, columns("sweep.csv", &["holes"], false), "sweep.csv");
+    for dir in [&single, &matched] {
+        let run_json: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(Path::new(dir).join("run.json")).unwrap(),
+        )
+        .unwrap();
+        assert_documented("run.json", &keys(&run_json), "run.json");
+        let marker: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(Path::new(dir).join(".sowlab")).unwrap())
+                .unwrap();
+        assert_documented(".sowlab", &keys(&marker), "The .sowlab marker");
+    }
+}
+
+#[test]
+fn the_trace_json_fields_are_documented() {
+    let output = sowlab()
+        .args([
+            "trace",
+            "variants/hoyito-iii.sow",
+            "--match",
+            "--json",
+            "--random",
+            "400",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let mut round_ends = 0;
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        match value.get("round_end") {
+            Some(end) => {
+                round_ends += 1;
+                assert_documented("a round_end line", &keys(end), "trace --json");
+            }
+            None => assert_documented("a state line", &keys(&value), "trace --json"),
+        }
+    }
+    assert!(
+        round_ends > 0,
+        "400 random moves end no round: pick a longer trace"
+    );
+}
