@@ -23,10 +23,6 @@ use std::process::Command;
 
 use crate::util::root;
 
-/// Files being rewritten elsewhere: skipped by every check here until their rewrite lands.
-/// Empty this list when it has.
-const PENDING_REWRITE: &[&str] = &["README.md"];
-
 /// What no tracked file may mention. Each is split so that this file does not mention it.
 const OUTSIDE: [&str; 4] = [
     concat!("..", "/shared"),
@@ -79,11 +75,9 @@ impl Tracked {
         Some(Tracked { files, texts })
     }
 
-    /// The text files, pending rewrites left out.
+    /// The text files.
     fn checked(&self) -> impl Iterator<Item = (&String, &String)> {
-        self.texts
-            .iter()
-            .filter(|(file, _)| !PENDING_REWRITE.contains(&file.as_str()))
+        self.texts.iter()
     }
 
     /// Whether `path` (relative to the root, normalised) is a tracked file or a folder that
