@@ -256,7 +256,6 @@ pub fn supported(rules: &Rules) -> Result<(), SolveError> {
 /// table entries than that or more nodes than `limits.max_nodes`, or a line is longer than
 /// [`MAX_DEPTH`].
 pub fn solve(rules: &Rules, limits: Limits) -> Result<Solution, SolveError> {
-    supported(rules)?;
     let estimate = estimate(rules);
     let seed_bits = 32 - rules.total_seeds().leading_zeros();
     let fits = (rules.holes() as u32 + 2) * seed_bits <= 128;
@@ -266,6 +265,8 @@ pub fn solve(rules: &Rules, limits: Limits) -> Result<Solution, SolveError> {
             limit: limits.max_states,
         });
     }
+    // After the size: a board too large to solve is that, whatever else it has.
+    supported(rules)?;
     // Lines can be long: the search recurses once per move, on a stack of its own.
     std::thread::scope(|scope| {
         std::thread::Builder::new()
