@@ -294,6 +294,9 @@ fn parse(file: &SourceFile) -> Result<ast::File, Vec<CompileError>> {
 }
 
 /// `--set` overrides become one more layer, in a file of their own named `--set`.
+// A compile error carries its source text for the report; it is built once per bad command
+// line, so its size costs nothing worth boxing for.
+#[allow(clippy::result_large_err)]
 fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> {
     let text: String = settings.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
     let file = SourceFile::new("--set", text);

@@ -2,6 +2,8 @@
 //! (on 6, 9 and 12 holes per row) and Oware (benches/reference), state by state, on random
 //! games — the same legal moves, boards, stores, player to move, end and winner after every move.
 
+// The benches' module, under the name they give it.
+#[allow(clippy::module_inception)]
 #[path = "../../benches/reference/mod.rs"]
 mod reference;
 
