@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::analysis::mean_interval;
-use super::chart::{self, Bars, Chart, Line, Plot};
+use super::chart::{self, Bars, Chart, Plot};
 use super::compare::{percent, with_interval, write_table};
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -153,7 +153,7 @@ pub fn write(
     ];
     let mut balance = Vec::new();
     let mut skill = Vec::new();
-    let mut trace_lines = Vec::new();
+    let mut step_bars = Vec::new();
     for (k, variant) in variants.iter().enumerate() {
         blocks.push(Block::Heading(2, variant.clone()));
         if let Some(exact) = exact.get(k) {
@@ -262,28 +262,23 @@ pub fn write(
                     })
                     .collect(),
             ));
-            trace_lines.push(Line {
+            step_bars.push(Bars {
                 name: variant.clone(),
-                points: (1..)
-                    .map(f64::from)
-                    .zip(steps.iter().map(|s| s.score.0))
-                    .collect(),
-                band: (1..)
-                    .map(f64::from)
-                    .zip(&steps)
-                    .map(|(x, s)| (x, s.score.1, s.score.2))
-                    .collect(),
+                values: steps.iter().map(|s| s.score).collect(),
             });
         }
     }
-    if !trace_lines.is_empty() {
+    if !step_bars.is_empty() {
         chart::save(
             &Chart {
                 title: "The stronger rung's score against the rung below".into(),
-                y_label: "stronger rung's score".into(),
-                plot: Plot::Lines {
-                    x_label: format!("step up the ladder ({})", ladder.join(" < ")),
-                    lines: trace_lines,
+                y_label: "stronger rung's score (win 1, draw ½)".into(),
+                plot: Plot::Bars {
+                    categories: ladder
+                        .windows(2)
+                        .map(|w| format!("{} over {}", w[1], w[0]))
+                        .collect(),
+                    series: step_bars,
                 },
             },
             dir,
@@ -292,7 +287,7 @@ pub fn write(
         blocks.push(Block::Chart(
             "skill".into(),
             "Each step of the ladder: the stronger rung's score against the one below it, both \
-             seatings together, with 95% bands"
+             seatings together, with 95% intervals"
                 .into(),
         ));
     }
