@@ -53,6 +53,7 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+use crate::agents::alphabeta::Bound;
 use crate::engine::{EndReason, Game, Position};
 use crate::rules::{Rules, Side};
 
@@ -380,17 +381,6 @@ struct Key {
     stretch: u128,
     /// The move count, once the cap is within reach.
     moves: u32,
-}
-
-/// What a table entry knows of its position's packed value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    /// The value.
-    Exact,
-    /// At least this.
-    Lower,
-    /// At most this.
-    Upper,
 }
 
 #[derive(Clone, Copy)]

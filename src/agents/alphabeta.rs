@@ -16,10 +16,14 @@ use crate::rules::Side;
 /// the final capture margin, a lost one minus `WIN` plus that margin.
 pub const WIN: i32 = 1_000_000;
 
-#[derive(Clone, Copy)]
-enum Bound {
+/// What a transposition-table entry knows of its position's value (also the solver's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The value.
     Exact,
+    /// At least this.
     Lower,
+    /// At most this.
     Upper,
 }
 

@@ -2,7 +2,7 @@
 //! line (`random`, `greedy`, `alphabeta:4`, `mcts:500`). All randomness comes from the RNG the
 //! caller passes, so a game is a pure function of (rules, agents, seed).
 
-mod alphabeta;
+pub(crate) mod alphabeta;
 mod greedy;
 mod mcts;
 

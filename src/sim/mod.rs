@@ -44,20 +44,16 @@ pub fn play_game(
 ) -> GameRecord {
     let mut game = Game::new(rules);
     let mut rngs = rngs(seed);
-    let Players {
-        mut agents,
-        names,
-        opening,
-    } = players;
+    let mut players = players;
     let recording = Recording {
         label,
         index,
         round: None,
         moves,
     };
-    play_out(&mut game, &mut agents, &mut rngs, opening, recording);
+    play_out(&mut game, &mut players, &mut rngs, recording);
     let starter = rules.program.board.starter;
-    game_record(&game, label, &names, index, seed, starter, None)
+    game_record(&game, label, &players.names, index, seed, starter, None)
 }
 
 /// Plays a match of rounds to its end: its record, and one record per round (each agent
@@ -76,11 +72,7 @@ pub fn play_match(
 ) -> (MatchRecord, Vec<GameRecord>) {
     let mut table = Match::new(rules).expect("the caller checks the variant has match rules");
     let mut rngs = rngs(seed);
-    let Players {
-        mut agents,
-        names,
-        opening,
-    } = players;
+    let mut players = players;
     let first_starter = table.starter();
     let mut rounds = Vec::new();
     let mut round_1_winner = None;
@@ -92,12 +84,12 @@ pub fn play_match(
             round: Some(round),
             moves: moves.as_deref_mut(),
         };
-        play_out(table.game_mut(), &mut agents, &mut rngs, opening, recording);
+        play_out(table.game_mut(), &mut players, &mut rngs, recording);
         let starter = table.starter();
         rounds.push(game_record(
             table.game(),
             label,
-            &names,
+            &players.names,
             index,
             seed,
             starter,
@@ -116,8 +108,8 @@ pub fn play_match(
                 rules_hash: rules.hash(),
                 match_index: index,
                 seed: format!("{seed:016x}"),
-                south_agent: names[0].clone(),
-                north_agent: names[1].clone(),
+                south_agent: players.names[0].clone(),
+                north_agent: players.names[1].clone(),
                 starter: first_starter.name().to_string(),
                 rounds: round,
                 winner: side_or_draw(end.winner),
@@ -143,13 +135,12 @@ fn rngs(seed: u64) -> [rand_chacha::ChaCha8Rng; 3] {
     [0, 1, 2].map(|stream| seed::agent_rng(seed, stream))
 }
 
-/// Plays `game` to its end, each agent with its random stream, the first `opening` plies at
-/// random from the opening's stream.
+/// Plays `game` to its end, each agent with its random stream, the first `players.opening` plies
+/// at random from the opening's stream.
 fn play_out(
     game: &mut Game<'_>,
-    agents: &mut [&mut dyn Agent; 2],
+    players: &mut Players<'_>,
     rngs: &mut [rand_chacha::ChaCha8Rng; 3],
-    opening: u32,
     mut recording: Recording<'_>,
 ) {
     let mut turn = 0;
@@ -158,11 +149,11 @@ fn play_out(
             .moves
             .as_ref()
             .map(|_| game.legal_mask().count_ones());
-        let report = if turn < opening {
+        let report = if turn < players.opening {
             game.play_random(&mut rngs[2])
                 .expect("a player to move has a legal move")
         } else {
-            agents[side.index()].play(game, &mut rngs[side.index()])
+            players.agents[side.index()].play(game, &mut rngs[side.index()])
         };
         turn += 1;
         if let (Some(list), Some(branching)) = (recording.moves.as_deref_mut(), branching) {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::super::args::{BalanceArgs, CompareArgs, RunArgs, SweepArgs};
-use super::super::values::Pairing;
+use super::super::values::{Pairing, Setting};
 use super::super::{repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
 use super::simulate::{execute, plan, Plan, Source};
 use crate::outdir::{self, Kind, OutDir, OutDirError};
@@ -16,20 +16,10 @@ use crate::solve;
 
 /// `sowlab compare`.
 pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    let sources: Vec<Source> = args
-        .variants
-        .iter()
-        .map(|v| (v.clone(), args.set.clone()))
-        .collect();
+    let (sources, files) = sources(&args.variants, &args.set);
     let plan = plan(&sources, &args.run, true, false)?;
-    let files: Vec<String> = args
-        .variants
-        .iter()
-        .map(|v| v.display().to_string())
-        .collect();
     let command = format!(
-        "sowlab compare {}{} --out {}{}{}",
-        files.join(" "),
+        "sowlab compare {files}{} --out {}{}{}",
         run_flags(&args.run),
         args.out.display(),
         repeated("--set", &args.set),
@@ -38,6 +28,14 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
     build(&plan, &args.out, args.run.threads, console, |dir| {
         report::compare::write(dir, &command, args.score_unfinished)
     })
+}
+
+/// Every variant file with the same `--set` overrides, and the files as a command line gives
+/// them.
+fn sources(variants: &[PathBuf], set: &[Setting]) -> (Vec<Source>, String) {
+    let sources = variants.iter().map(|v| (v.clone(), set.to_vec())).collect();
+    let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
+    (sources, files.join(" "))
 }
 
 /// `sowlab sweep`.
@@ -103,20 +101,10 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
         r#match: false,
         opening: args.opening,
     };
-    let sources: Vec<Source> = args
-        .variants
-        .iter()
-        .map(|v| (v.clone(), args.set.clone()))
-        .collect();
+    let (sources, files) = sources(&args.variants, &args.set);
     let mut plan = plan(&sources, &run, true, false)?;
-    let files: Vec<String> = args
-        .variants
-        .iter()
-        .map(|v| v.display().to_string())
-        .collect();
     let command = format!(
-        "sowlab balance {} --ladder {} --games {} --seed {} --opening {} --out {}{}",
-        files.join(" "),
+        "sowlab balance {files} --ladder {} --games {} --seed {} --opening {} --out {}{}",
         args.ladder,
         args.games,
         args.seed,
