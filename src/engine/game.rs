@@ -201,6 +201,8 @@ struct Turn {
     not_feeding: u64,
     /// A legal move already drawn at random for this turn by [`Game::random_playout`].
     drawn: Option<usize>,
+    /// Seeds sown past the end of the mover's row leave the board this turn (`bear off`).
+    bear_off: bool,
     /// The result of each examined move, by move.
     results: Vec<(Position, Sown)>,
 }
@@ -277,6 +279,7 @@ impl<'r> Game<'r> {
                 must_feed: false,
                 not_feeding: 0,
                 drawn: None,
+                bear_off: false,
                 results: vec![(position, Sown::default()); slots],
             }),
         };
@@ -601,6 +604,7 @@ impl<'r> Game<'r> {
                 .first_move
                 .is_some_and(|f| f.last_seed_across)
                 && self.first_move_bound(mover),
+            bear_off: self.turn.bear_off,
         })
     }
 
@@ -688,6 +692,10 @@ impl<'r> Game<'r> {
             .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
         turn.not_feeding = 0;
         turn.drawn = None;
+        // Judged once a turn, on the position the turn starts from.
+        turn.bear_off = sowing
+            .bear_off
+            .is_some_and(|most| self.position.board().iter().all(|&n| n <= most));
     }
 
     /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.

@@ -102,6 +102,8 @@ pub(crate) struct Context {
     pub after_capture_turn: bool,
     /// A first lap about to end in the mover's row ends in the opponent's first hole (Tapata).
     pub last_seed_across: bool,
+    /// Seeds sown past the end of the mover's row leave the board (`bear off`).
+    pub bear_off: bool,
 }
 
 /// Laps played before cycle detection starts; every real move is shorter.
@@ -164,10 +166,16 @@ fn sow_with<S: EventSink, F: Families>(
     sink: &mut S,
 ) -> Result<Sown, Refusal> {
     let mover = pos.to_move;
+    // Bearing off is only another table: the loop itself never looks for it.
+    let tables = if ctx.bear_off {
+        &rules.geometry.bear_off
+    } else {
+        &rules.geometry.next
+    };
     let mut sower = Sower::<S, F> {
         families: std::marker::PhantomData,
         rules,
-        next: &rules.geometry.next[ctx.direction.index()][mover.index()],
+        next: &tables[ctx.direction.index()][mover.index()],
         d: ctx.direction.index(),
         mover,
         ctx,

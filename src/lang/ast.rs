@@ -188,6 +188,8 @@ pub enum SowingRule {
     OpponentAfterRound,
     /// `locked: played holes`
     LockPlayed,
+    /// `bear off: when no hole holds more than n`
+    BearOff(u16),
 }
 
 /// `first move [of the game]: own holes 4 to 6 [, a last seed bound for the own row goes to
@@ -462,6 +464,7 @@ impl Keyed for SowingRule {
             SowingRule::MoveFilter(_) => "first lap",
             SowingRule::OpponentAfterRound => "after a round",
             SowingRule::LockPlayed => "locked",
+            SowingRule::BearOff(_) => "bear off",
         }
         .into()
     }

@@ -374,10 +374,12 @@ impl<'a> Lowering<'a> {
             move_filter: None,
             opponent_after_round: false,
             lock_played: false,
+            bear_off: None,
         };
         let mut skip = None;
         let mut lifted = None;
         let mut opening = None;
+        let mut bear_off = None;
         let row = u64::from(board.holes_per_row);
         for at in self.sowing.values() {
             match at.rule() {
@@ -456,6 +458,32 @@ impl<'a> Lowering<'a> {
                 SowingRule::MoveFilter(f) => sowing.move_filter = Some(*f),
                 SowingRule::OpponentAfterRound => sowing.opponent_after_round = true,
                 SowingRule::LockPlayed => sowing.lock_played = true,
+                SowingRule::BearOff(n) => bear_off = Some((at, *n)),
+            }
+        }
+        if let Some((at, most)) = bear_off {
+            // No hole holding more than 0 is an empty board, where nobody moves.
+            let what = "the most seeds a hole holds for bearing off";
+            sowing.bear_off = self
+                .in_range(at, what, u64::from(most), 1, u64::from(total))
+                .map(|n| n as u16);
+            // What bearing off replaces, a seed going on into the opponent's row, must happen.
+            let clashes = [
+                (
+                    sowing.ring == Ring::OwnRow,
+                    "under `ring: own row` no seed goes on into the opponent's row",
+                ),
+                (
+                    board.stores.sown(),
+                    "the stores are sown, so a seed past the end of the mover's row goes into their store",
+                ),
+            ];
+            for (_, other) in clashes.into_iter().filter(|(clash, _)| *clash) {
+                let kind = CompileErrorKind::Clash {
+                    rule: "bear off",
+                    other,
+                };
+                self.error_at(at, kind);
             }
         }
         if let Some((at, holes)) = opening {

@@ -253,6 +253,7 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
         Rule::opening => SowingRule::Opening(parts.map(number).collect::<Built<_>>()?),
         Rule::after_round => SowingRule::OpponentAfterRound,
         Rule::locked => SowingRule::LockPlayed,
+        Rule::bear_off => SowingRule::BearOff(number(need(parts))?),
         Rule::move_filter => SowingRule::MoveFilter(match need(parts).as_rule() {
             Rule::not_into_occupied_own => MoveFilter::NotIntoOccupiedOwn,
             Rule::reaches_opponent => MoveFilter::ReachesOpponentOrEmptyOwn,
@@ -833,7 +834,8 @@ mod tests {
                  first lap: not into an occupied own hole
                  first lap: reaches the opponent or ends in an empty own hole
                  first lap: a single seed only into an empty hole
-                 after a round: opponent's holes only  locked: played holes }
+                 after a round: opponent's holes only  locked: played holes
+                 bear off: when no hole holds more than 1 }
         capture "c" { on: every drop  on: every drop but the last of a lap
                       on: last drop of a lap  on: last drop of the move
                       if: count is 2 or 3 and count at least 1 and count at most 5
@@ -922,7 +924,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 9 + 39 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
+            2 + 2 + 9 + 40 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
         );
     }
 

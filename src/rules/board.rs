@@ -98,6 +98,9 @@ pub struct Geometry {
     pub holes: usize,
     /// `next[direction][side][p]`: where the seed after position `p` goes when `side` sows.
     pub next: [[[u8; MAX_POSITIONS]; 2]; 2],
+    /// `bear_off[direction][side]`: `next` for a turn on which `side` bears off: the seed after
+    /// the last hole of their row goes into their store, and so does every seed after it.
+    pub bear_off: [[[u8; MAX_POSITIONS]; 2]; 2],
     /// `following[direction][h]`: the hole after hole `h`, stores passed over.
     pub following: [[u8; MAX_POSITIONS]; 2],
     /// `preceding[direction][h]`: the hole before hole `h` against the direction of sowing.
@@ -125,6 +128,7 @@ impl Geometry {
         let mut g = Geometry {
             holes,
             next: [[[0; MAX_POSITIONS]; 2]; 2],
+            bear_off: [[[0; MAX_POSITIONS]; 2]; 2],
             following: [[0; MAX_POSITIONS]; 2],
             preceding: [[0; MAX_POSITIONS]; 2],
             opposite: [0; MAX_POSITIONS],
@@ -205,6 +209,15 @@ impl Geometry {
             g.opposite[p] = (holes - 1 - p) as u8;
             let owner = if p < n { Side::South } else { Side::North };
             g.side_mask[owner.index()] |= 1 << p;
+        }
+        g.bear_off = g.next;
+        for (d, last) in g.last_holes.iter().enumerate() {
+            for side in Side::BOTH {
+                let end = (last & g.side_mask[side.index()]).trailing_zeros() as usize;
+                let table = &mut g.bear_off[d][side.index()];
+                table[end] = store(side) as u8;
+                table[store(side)] = store(side) as u8;
+            }
         }
         g
     }

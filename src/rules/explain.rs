@@ -272,6 +272,14 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             Relay::NextHole => "relay: when a lap ends, the hole after its last one, if it holds seeds, is lifted and sown on".into(),
         },
     );
+    if let Some(most) = s.bear_off {
+        let seeds = if most == 1 { "seed" } else { "seeds" };
+        say(
+            "Sowing",
+            "bear off",
+            format!("bearing off: on a turn that starts with no hole holding more than {most} {seeds}, a seed sown past the end of the mover's row leaves the board with the rest of its lap, put with the mover's captures, and the move ends there"),
+        );
+    }
     if s.store_extra_turn {
         say(
             "Sowing",

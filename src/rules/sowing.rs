@@ -1,5 +1,5 @@
-//! Sowing rules: direction, where a lap starts, skipping, relay, store turns, which holes may
-//! be played, feeding.
+//! Sowing rules: direction, where a lap starts, skipping, relay, store turns, bearing off,
+//! which holes may be played, feeding.
 
 use serde::Serialize;
 
@@ -189,6 +189,12 @@ pub struct Sowing {
     /// A hole a player sows from is locked for them until the opponent sows a seed into it
     /// (Adi).
     pub lock_played: bool,
+    /// Bearing off: on a turn that starts with no hole holding more than this many seeds, a
+    /// seed sown past the end of the mover's row leaves the board with the rest of its lap,
+    /// put with the mover's captures (in their store), and the move ends there (Andada). Left
+    /// out of the rules hash when absent, so that the variants without it keep theirs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bear_off: Option<u16>,
 }
 
 /// How "the move supplies seeds" is judged (R9).

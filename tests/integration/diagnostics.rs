@@ -143,6 +143,23 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         ],
     ),
     (
+        "clash-bear-off",
+        &[
+            at(
+                "sowlab::clash",
+                "9:3",
+                "bear off: when no hole holds more than 1",
+                "`bear off` cannot hold here: under `ring: own row` no seed goes on into the opponent's row",
+            ),
+            at(
+                "sowlab::clash",
+                "9:3",
+                "bear off: when no hole holds more than 1",
+                "`bear off` cannot hold here: the stores are sown, so a seed past the end of the mover's row goes into their store",
+            ),
+        ],
+    ),
+    (
         "clash-skip-origin-lifted-hole",
         &[
             at(
@@ -269,6 +286,12 @@ const EXPECTED: &[(&str, &[Expect])] = &[
                 "8:23",
                 "7 to 3",
                 "this condition can never hold: no count lies between 7 and 3",
+            ),
+            at(
+                "sowlab::out_of_range",
+                "9:3",
+                "bear off: when no hole holds more than 0",
+                "the most seeds a hole holds for bearing off must be between 1 and 48, not 0",
             ),
         ],
     ),
@@ -491,8 +514,8 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "6:3",
             "rellay",
-            "unexpected `rellay`; expected `after`, `direction`, `drop`, `extra`, `first`, `laps`, \
-             `locked`, `min`, `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
+            "unexpected `rellay`; expected `after`, `bear`, `direction`, `drop`, `extra`, `first`, \
+             `laps`, `locked`, `min`, `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
     ),
@@ -505,8 +528,8 @@ const EXPECTED: &[(&str, &[Expect])] = &[
                 SYNTAX,
                 "10:3",
                 "rellay",
-                "unexpected `rellay`; expected `after`, `direction`, `drop`, `extra`, `first`, \
-                 `laps`, `locked`, `min`, `opening`, `relay`, `ring`, `skip` or `}`",
+                "unexpected `rellay`; expected `after`, `bear`, `direction`, `drop`, `extra`, \
+                 `first`, `laps`, `locked`, `min`, `opening`, `relay`, `ring`, `skip` or `}`",
             )
             .help("did you mean `relay`?"),
             at(
