@@ -545,6 +545,13 @@ const TWEAKS: &[(&str, &str)] = &[
          end { winner: a player who cannot move loses }\n",
     ),
     (
+        "bearing off below three seeds, sown either way, with relays and captures across",
+        "game \"Bear off\" { source: \"t\" }\nboard { holes: 5 per row  seeds: 3 per hole  stores: kept }\n\
+         sowing { direction: chosen  relay: when occupied  bear off: when no hole holds more than 2 }\n\
+         capture \"across\" { on: last drop of the move  if: was empty and own side and opposite occupied  take: opposite }\n\
+         end { no move: end, to owners }\n",
+    ),
+    (
         "own-row rings, sown stores for both, opposite counts and equal opposites",
         "game \"Rings\" { source: \"t\" }\nboard { stores: sown by both }\nsowing { ring: own row  drop cap: 500 }\n\
          capture \"c\" { on: last drop of the move  if: count is odd and opposite count is 1, 2 or at least 4 and next occupied  take: hole and opposite }\n\
