@@ -161,6 +161,21 @@ pub(crate) fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
     format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
 }
 
+/// `3.14 [2.90, 3.38]`: a mean and its interval.
+fn number((v, lo, hi): (f64, f64, f64)) -> String {
+    format!("{v:.2} [{lo:.2}, {hi:.2}]")
+}
+
+/// `+4.2 points [+1.0, +7.4]`: a difference of rates and its interval, in percentage points.
+fn signed_points((d, lo, hi): (f64, f64, f64)) -> String {
+    format!(
+        "{:+.1} points [{:+.1}, {:+.1}]",
+        100.0 * d,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
 /// `12 (1.2%)`: a count of games and its share.
 pub fn count_share(k: u64, n: u64) -> String {
     format!("{k} ({})", percent(k as f64 / n.max(1) as f64))
@@ -299,9 +314,27 @@ fn comparison_rows(
         rows.push(row(g, "repetition_rate", g.share(g.unfinished - g.capped)));
         rows.push(row(g, "no_moves_rate", g.share(g.no_moves)));
         rows.push(row(g, "mean_captures", g.mean_captures()));
+        rows.push(row(g, "completion_rate", g.share(g.games - g.unfinished)));
+        rows.push(record(seating, &g.variant, "seat_balance", g.seat_balance(), g.scored));
+        rows.push(row(g, "mean_margin", g.margin.interval()));
+        rows.push(row(g, "mean_player_turns", g.player_turns.interval()));
+        // The measures read from moves.csv, over the games it holds.
+        let over = |measure: &str, values, n| record(seating, &g.variant, measure, values, n);
+        if g.branching_factor.count() > 0 {
+            rows.push(over("decisiveness", g.decisiveness.interval(), g.decisiveness.count()));
+            rows.push(over("lead_changes", g.lead_changes.interval(), g.lead_changes.count()));
+            rows.push(over("branching_factor", g.branching_factor.interval(Z95), g.branching_factor.count()));
+            rows.push(over("forced_move_rate", g.forced.interval(Z95), g.forced.count()));
+        }
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
+        let moves = a.moves_difference(b);
+        rows.push(ComparisonRecord {
+            kind: "pair".into(),
+            other: b.variant.clone(),
+            ..record(seating, &a.variant, "moves_difference", moves.interval(), moves.count())
+        });
         rows.push(ComparisonRecord {
             kind: "pair".into(),
             other: b.variant.clone(),
@@ -377,6 +410,51 @@ fn pairing_section(
             .collect(),
     )];
     blocks.extend(stalled_note(groups).map(Block::Paragraph));
+    blocks.push(Block::Paragraph(format!(
+        "How the games play ({what}); docs/measures.md defines each measure. Seat balance is South's win rate minus North's (0 is even). Decisiveness is the share of a won game's moves after which the final winner led in the stores to the end (1: led from the first move). Lead changes, branching factor and forced moves come from moves.csv; a player turn is a move with the extra moves it earns, or a pass."
+    )));
+    blocks.push(Block::Table(
+        [
+            "variant",
+            "completed",
+            "seat balance",
+            "mean margin",
+            "decisiveness",
+            "lead changes",
+            "branching factor",
+            "forced moves",
+            "player turns",
+        ]
+        .map(String::from)
+        .to_vec(),
+        groups
+            .iter()
+            .map(|g| {
+                let from_moves = |values| {
+                    if g.branching_factor.count() > 0 {
+                        number(values)
+                    } else {
+                        "–".to_string()
+                    }
+                };
+                vec![
+                    g.variant.clone(),
+                    with_interval(g.share(g.games - g.unfinished)),
+                    signed_points(g.seat_balance()),
+                    number(g.margin.interval()),
+                    from_moves(g.decisiveness.interval()),
+                    from_moves(g.lead_changes.interval()),
+                    from_moves(g.branching_factor.interval(Z95)),
+                    if g.forced.count() > 0 {
+                        with_interval(g.forced.interval(Z95))
+                    } else {
+                        "–".to_string()
+                    },
+                    number(g.player_turns.interval()),
+                ]
+            })
+            .collect(),
+    ));
     if !tests.is_empty() {
         let starter = if groups.iter().all(|g| g.south_starts == g.games) {
             " Every variant here has South move first, so this is also the first mover's win rate."
@@ -393,7 +471,7 @@ fn pairing_section(
                 "vs",
                 "difference [95% interval]",
                 "pairs n (b, c)",
-                "z",
+                "moves difference [95% interval]",
                 "p",
                 "p (Holm)",
                 "significant?",
@@ -404,7 +482,6 @@ fn pairing_section(
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let (d, lo, hi) = t.difference;
                     let verdict = if t.holm < 0.05 {
                         "yes: South's win rate differs"
                     } else {
@@ -413,16 +490,12 @@ fn pairing_section(
                     vec![
                         a.variant.clone(),
                         b.variant.clone(),
-                        format!(
-                            "{:+.1} points [{:+.1}, {:+.1}]",
-                            100.0 * d,
-                            100.0 * lo,
-                            100.0 * hi
-                        ),
+                        signed_points(t.difference),
                         format!(
                             "{} ({}, {})",
                             t.pairs.n, t.pairs.first_only, t.pairs.second_only
                         ),
+                        number(a.moves_difference(b).interval()),
                         format!("{:.2}", t.z),
                         p_text(t.p),
                         p_text(t.holm),
