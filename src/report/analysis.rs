@@ -109,6 +109,10 @@ pub struct Group {
     /// Per move number (from 1): sum of South−North score difference, its sum of squares, and
     /// games still running.
     pub timeline: Vec<(f64, f64, u64)>,
+    /// Per game length in moves: sum of the final South−North score difference, its sum of
+    /// squares, and games that ended after that many moves. With `timeline`, the mean over
+    /// every game at each move, an ended game holding its final difference.
+    pub ended: Vec<(f64, f64, u64)>,
     /// Moves by number of legal moves available.
     pub branching: Vec<u64>,
     /// Moves by laps sown.
@@ -193,6 +197,24 @@ impl Group {
     /// of paired proportions, with South's and North's wins as the discordant counts.
     pub fn seat_balance(&self) -> (f64, f64, f64) {
         paired_difference(self.outcomes[0], self.outcomes[1], self.scored, Z95)
+    }
+
+    /// Per move number (from 1): the mean South−North score difference over every game with
+    /// moves, a game that has ended counting with its final difference (so the mean is not
+    /// over the survivors only), its 95% interval, the games counted and those still running.
+    pub fn timeline_all(&self) -> Vec<((f64, f64, f64), u64, u64)> {
+        let mut done = (0.0, 0.0, 0);
+        let mut points = Vec::with_capacity(self.timeline.len());
+        for (t, &(sum, squares, running)) in self.timeline.iter().enumerate() {
+            // Games of t moves or fewer have ended before move t + 1.
+            if let Some(&(s, q, n)) = self.ended.get(t) {
+                done = (done.0 + s, done.1 + q, done.2 + n);
+            }
+            let n = running + done.2;
+            let mean = mean_interval(sum + done.0, squares + done.1, n as f64);
+            points.push((mean, n, running));
+        }
+        points
     }
 
     /// Mean capture events per game and its 95% interval.
@@ -327,6 +349,8 @@ struct GameMoves {
     lead_changes: u32,
     /// The last move after which the final winner was not ahead.
     last_not_ahead: u32,
+    /// South − North in the stores after the last move.
+    difference: i32,
 }
 
 impl GameMoves {
@@ -340,6 +364,7 @@ impl GameMoves {
             leader: 0,
             lead_changes: 0,
             last_not_ahead: 0,
+            difference: 0,
         }
     }
 
@@ -347,6 +372,7 @@ impl GameMoves {
         self.moves += 1;
         self.legal += m.branching;
         self.forced += u32::from(m.branching == 1);
+        self.difference = m.score_difference;
         let ahead = m.score_difference.signum();
         if ahead != 0 {
             self.lead_changes += u32::from(self.leader == -ahead);
@@ -362,6 +388,13 @@ impl GameMoves {
             return;
         }
         let moves = f64::from(self.moves);
+        let length = self.moves as usize;
+        if g.ended.len() <= length {
+            g.ended.resize(length + 1, (0.0, 0.0, 0));
+        }
+        let d = f64::from(self.difference);
+        let slot = &mut g.ended[length];
+        *slot = (slot.0 + d, slot.1 + d * d, slot.2 + 1);
         g.lead_changes.add(f64::from(self.lead_changes));
         g.branching_factor.add(moves, f64::from(self.legal));
         g.forced.add(moves, f64::from(self.forced));

@@ -336,7 +336,10 @@ mod tests {
             forced.add(moves, forced_moves);
         }
         let (r, lo, hi) = forced.interval(Z95);
-        assert!(close(r, 0.6) && close(lo, 0.087_403) && close(hi, 1.112_597), "{lo} {hi}");
+        assert!(
+            close(r, 0.6) && close(lo, 0.087_403) && close(hi, 1.112_597),
+            "{lo} {hi}"
+        );
         assert_eq!(forced.count(), 3);
         // One game: no spread to estimate, the interval is the point.
         let mut one = Ratio::default();
