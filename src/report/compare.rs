@@ -490,7 +490,7 @@ fn pairing_section(
             ""
         };
         blocks.push(Block::Paragraph(format!(
-            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
+            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. The moves difference is the mean of the pairs' differences in game length, with a normal interval (no test). p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
             seating.south, tests_in_report
         )));
         blocks.push(Block::Table(
@@ -500,6 +500,7 @@ fn pairing_section(
                 "difference [95% interval]",
                 "pairs n (b, c)",
                 "moves difference [95% interval]",
+                "z",
                 "p",
                 "p (Holm)",
                 "significant?",
