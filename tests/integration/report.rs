@@ -105,6 +105,16 @@ fn compare_writes_every_chart_table_and_page() {
         );
     }
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    // Every row of every table has as many cells as its header.
+    let mut header_cells = None;
+    for line in md.lines() {
+        let cells = line.starts_with('|').then(|| line.matches('|').count());
+        match (cells, header_cells) {
+            (Some(n), None) => header_cells = Some(n),
+            (Some(n), Some(h)) => assert_eq!(n, h, "a row that does not fit its header: {line}"),
+            (None, _) => header_cells = None,
+        }
+    }
     assert!(md.contains("sowlab compare variants/hoyito-i.sow variants/oware.sow --games 30"));
     assert!(md.contains("![") && md.contains("rates-random-vs-random-2.png"));
     assert!(md.contains("### South random, North greedy (seat order 2)"));
