@@ -2,12 +2,12 @@
 //! and seating (a pairing's agents in the seats they played): the numbers reports show. Reports are built from these files, never from live
 //! simulation state, so a report can be rebuilt from the CSVs alone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
-use crate::sim::stats::{wilson, Z95};
+use crate::sim::stats::{paired_difference, wilson, Ratio, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -89,16 +89,73 @@ pub struct Group {
     pub no_moves: u64,
     /// Capture events, summed, and their sum of squares (for an interval on the mean).
     pub captures: (f64, f64),
+    /// Player turns per game: a move with the extra moves it earns counts once, a pass once.
+    pub player_turns: Mean,
+    /// South's final total minus North's, per game.
+    pub margin: Mean,
+    /// Per game (from `moves.csv`): times the lead in the stores passed from one player to
+    /// the other.
+    pub lead_changes: Mean,
+    /// Per scored game with a winner (from `moves.csv`): the share of its moves after which
+    /// the final winner led in the stores for the rest of the game.
+    pub decisiveness: Mean,
+    /// Legal moves over moves (from `moves.csv`), summed per game.
+    pub branching_factor: Ratio,
+    /// Forced moves (one legal move) over moves, summed per game.
+    pub forced: Ratio,
+    /// The winner of each scored game with one, by game index and round: +1 South, −1 North.
+    /// What decisiveness is measured against.
+    pub winners: HashMap<(u64, Option<u16>), i32>,
     /// Per move number (from 1): sum of South−North score difference, its sum of squares, and
     /// games still running.
     pub timeline: Vec<(f64, f64, u64)>,
+    /// Per game length in moves: sum of the final South−North score difference, its sum of
+    /// squares, and games that ended after that many moves. With `timeline`, the mean over
+    /// every game at each move, an ended game holding its final difference.
+    pub ended: Vec<(f64, f64, u64)>,
     /// Moves by number of legal moves available.
     pub branching: Vec<u64>,
     /// Moves by laps sown.
     pub laps: Vec<u64>,
-    /// Whether South won, by game (`None` for a game the win rates leave out): keyed by seat order, seed and round, the key a
-    /// game shares with the same game of every other variant (common random numbers).
-    pub paired: BTreeMap<PairKey, Option<bool>>,
+    /// By game, keyed by seat order, seed and round, the key a game shares with the same game
+    /// of every other variant (common random numbers).
+    pub paired: BTreeMap<PairKey, Paired>,
+}
+
+/// What a game contributes to the paired comparisons of variants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paired {
+    /// Whether South won; `None` for a game the win rates leave out (unfinished).
+    pub south_won: Option<bool>,
+    /// Moves played.
+    pub moves: u32,
+}
+
+/// A running mean: sum, sum of squares and count, for a mean with its 95% interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Mean {
+    sum: f64,
+    squares: f64,
+    n: f64,
+}
+
+impl Mean {
+    /// Adds one observation.
+    pub fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.squares += x * x;
+        self.n += 1.0;
+    }
+
+    /// Observations so far.
+    pub fn count(&self) -> u64 {
+        self.n as u64
+    }
+
+    /// `(mean, low, high)`: the mean and its normal 95% interval.
+    pub fn interval(&self) -> (f64, f64, f64) {
+        mean_interval(self.sum, self.squares, self.n)
+    }
 }
 
 /// What matches a game of one variant with a game of another: seat order (0: the pairing's
@@ -134,6 +191,32 @@ impl Group {
         mean_of(&self.lengths)
     }
 
+    /// South's win rate minus North's among the scored games, with its 95% interval. The two
+    /// are shares of one sample, so the interval is the one of a difference of two
+    /// multinomial shares, `√(pS + pN − (pS − pN)²) / √n`: the same formula as the Wald interval
+    /// of paired proportions, with South's and North's wins as the discordant counts.
+    pub fn seat_balance(&self) -> (f64, f64, f64) {
+        paired_difference(self.outcomes[0], self.outcomes[1], self.scored, Z95)
+    }
+
+    /// Per move number (from 1): the mean South−North score difference over every game with
+    /// moves, a game that has ended counting with its final difference (so the mean is not
+    /// over the survivors only), its 95% interval, the games counted and those still running.
+    pub fn timeline_all(&self) -> Vec<((f64, f64, f64), u64, u64)> {
+        let mut done = (0.0, 0.0, 0);
+        let mut points = Vec::with_capacity(self.timeline.len());
+        for (t, &(sum, squares, running)) in self.timeline.iter().enumerate() {
+            // Games of t moves or fewer have ended before move t + 1.
+            if let Some(&(s, q, n)) = self.ended.get(t) {
+                done = (done.0 + s, done.1 + q, done.2 + n);
+            }
+            let n = running + done.2;
+            let mean = mean_interval(sum + done.0, squares + done.1, n as f64);
+            points.push((mean, n, running));
+        }
+        points
+    }
+
     /// Mean capture events per game and its 95% interval.
     pub fn mean_captures(&self) -> (f64, f64, f64) {
         mean_interval(self.captures.0, self.captures.1, self.games as f64)
@@ -149,14 +232,29 @@ impl Group {
     /// games the win rates leave out (unfinished), are left out.
     pub fn pairs(&self, other: &Group) -> Pairs {
         let mut pairs = Pairs::default();
-        for (key, &mine) in &self.paired {
-            if let (Some(mine), Some(&Some(theirs))) = (mine, other.paired.get(key)) {
+        for (key, mine) in &self.paired {
+            let theirs = other.paired.get(key).and_then(|g| g.south_won);
+            if let (Some(mine), Some(theirs)) = (mine.south_won, theirs) {
                 pairs.n += 1;
                 pairs.first_only += u64::from(mine && !theirs);
                 pairs.second_only += u64::from(theirs && !mine);
             }
         }
         pairs
+    }
+
+    /// The mean difference in moves per game, this group's game minus `other`'s, over the
+    /// pairs [`Group::pairs`] counts (both games scored): a paired mean, with its interval.
+    pub fn moves_difference(&self, other: &Group) -> Mean {
+        let mut difference = Mean::default();
+        for (key, mine) in &self.paired {
+            if let Some(theirs) = other.paired.get(key) {
+                if mine.south_won.is_some() && theirs.south_won.is_some() {
+                    difference.add(f64::from(mine.moves) - f64::from(theirs.moves));
+                }
+            }
+        }
+        difference
     }
 }
 
@@ -234,6 +332,77 @@ pub fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64, f64) {
     };
     let half = Z95 * (variance / n).sqrt();
     (mean, mean - half, mean + half)
+}
+
+/// One game's moves, gathered as `moves.csv` is read: what the per-game measures need.
+struct GameMoves {
+    /// Game index and round.
+    key: (u64, Option<u16>),
+    /// The final winner: +1 South, −1 North, 0 none (a draw, or a game the win rates leave
+    /// out).
+    winner: i32,
+    moves: u32,
+    legal: u32,
+    forced: u32,
+    /// The side ahead in the stores after the last move that left someone ahead: +1, −1, 0.
+    leader: i32,
+    lead_changes: u32,
+    /// The last move after which the final winner was not ahead.
+    last_not_ahead: u32,
+    /// South − North in the stores after the last move.
+    difference: i32,
+}
+
+impl GameMoves {
+    fn new(key: (u64, Option<u16>), winner: i32) -> GameMoves {
+        GameMoves {
+            key,
+            winner,
+            moves: 0,
+            legal: 0,
+            forced: 0,
+            leader: 0,
+            lead_changes: 0,
+            last_not_ahead: 0,
+            difference: 0,
+        }
+    }
+
+    fn add(&mut self, m: &MoveRecord) {
+        self.moves += 1;
+        self.legal += m.branching;
+        self.forced += u32::from(m.branching == 1);
+        self.difference = m.score_difference;
+        let ahead = m.score_difference.signum();
+        if ahead != 0 {
+            self.lead_changes += u32::from(self.leader == -ahead);
+            self.leader = ahead;
+        }
+        if ahead != self.winner {
+            self.last_not_ahead = self.moves;
+        }
+    }
+
+    fn finish(self, g: &mut Group) {
+        if self.moves == 0 {
+            return;
+        }
+        let moves = f64::from(self.moves);
+        let length = self.moves as usize;
+        if g.ended.len() <= length {
+            g.ended.resize(length + 1, (0.0, 0.0, 0));
+        }
+        let d = f64::from(self.difference);
+        let slot = &mut g.ended[length];
+        *slot = (slot.0 + d, slot.1 + d * d, slot.2 + 1);
+        g.lead_changes.add(f64::from(self.lead_changes));
+        g.branching_factor.add(moves, f64::from(self.legal));
+        g.forced.add(moves, f64::from(self.forced));
+        if self.winner != 0 {
+            g.decisiveness
+                .add(f64::from(self.moves - self.last_not_ahead) / moves);
+        }
+    }
 }
 
 /// A run, gathered.
@@ -325,9 +494,24 @@ impl Analysis {
             g.no_moves += u64::from(r.end_reason == "no-moves");
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
+            g.player_turns
+                .add(f64::from(r.turns - r.extra_turns + r.passes));
+            g.margin
+                .add(f64::from(r.south_total) - f64::from(r.north_total));
+            let sign = match r.winner.as_str() {
+                "south" => 1,
+                "north" => -1,
+                _ => 0,
+            };
+            if scored && sign != 0 {
+                g.winners.insert((r.game, r.round), sign);
+            }
             g.paired.insert(
                 (g.seating.order, r.seed.clone(), r.round),
-                scored.then_some(r.winner == "south"),
+                Paired {
+                    south_won: scored.then_some(r.winner == "south"),
+                    moves: r.turns,
+                },
             );
         }
         for g in &mut groups {
@@ -336,11 +520,25 @@ impl Analysis {
         let moves_path = dir.join("moves.csv");
         if moves_path.exists() {
             let mut reader = csv::Reader::from_path(&moves_path).map_err(csv_err(&moves_path))?;
+            // moves.csv holds each game's moves together and in order: a game is read whole
+            // before the next begins.
+            let mut game: Option<(usize, GameMoves)> = None;
             for row in reader.deserialize::<MoveRecord>() {
                 let m = row.map_err(csv_err(&moves_path))?;
                 let Some(i) = find(&groups, &m.variant, m.game) else {
                     continue;
                 };
+                let key = (m.game, m.round);
+                if game.as_ref().is_none_or(|(j, g)| (*j, g.key) != (i, key)) {
+                    if let Some((j, done)) = game.take() {
+                        done.finish(&mut groups[j]);
+                    }
+                    let winner = groups[i].winners.get(&key).copied().unwrap_or(0);
+                    game = Some((i, GameMoves::new(key, winner)));
+                }
+                if let Some((_, g)) = game.as_mut() {
+                    g.add(&m);
+                }
                 let g = &mut groups[i];
                 let t = m.turn as usize;
                 if g.timeline.len() < t {
@@ -353,6 +551,9 @@ impl Analysis {
                 slot.2 += 1;
                 bump(&mut g.branching, m.branching as usize);
                 bump(&mut g.laps, m.laps as usize);
+            }
+            if let Some((j, done)) = game {
+                done.finish(&mut groups[j]);
             }
         }
         let mut matches = Vec::new();
@@ -456,10 +657,49 @@ mod tests {
         Group {
             paired: games
                 .iter()
-                .map(|&(seats, seed, won)| ((seats, seed.to_string(), None), won))
+                .map(|&(seats, seed, won)| {
+                    let game = Paired {
+                        south_won: won,
+                        moves: 10,
+                    };
+                    ((seats, seed.to_string(), None), game)
+                })
                 .collect(),
             ..Group::default()
         }
+    }
+
+    #[test]
+    fn a_games_moves_give_its_lead_changes_decisiveness_and_forced_moves() {
+        // South − North in the stores after each move, and the legal moves at each: South
+        // leads after move 2, North after 3 and 4, South again from move 5 to the end and
+        // wins. Two lead changes; South led for good after move 4, so for 2 of the 6 moves.
+        let mut game = GameMoves::new((0, None), 1);
+        for (difference, branching) in [(0, 3), (2, 1), (-1, 2), (-1, 1), (3, 4), (3, 2)] {
+            game.add(&MoveRecord {
+                branching,
+                score_difference: difference,
+                ..MoveRecord::default()
+            });
+        }
+        let mut g = Group::default();
+        game.finish(&mut g);
+        assert_eq!(g.lead_changes.interval().0, 2.0);
+        assert!((g.decisiveness.interval().0 - 2.0 / 6.0).abs() < 1e-12);
+        assert_eq!(g.branching_factor.interval(Z95).0, 13.0 / 6.0);
+        assert_eq!(g.forced.interval(Z95).0, 2.0 / 6.0);
+        // A draw has lead changes but no decisiveness.
+        let mut draw = GameMoves::new((1, None), 0);
+        for difference in [1, -1, 0] {
+            draw.add(&MoveRecord {
+                branching: 2,
+                score_difference: difference,
+                ..MoveRecord::default()
+            });
+        }
+        draw.finish(&mut g);
+        assert_eq!((g.lead_changes.count(), g.decisiveness.count()), (2, 1));
+        assert_eq!(g.lead_changes.interval().0, 1.5);
     }
 
     #[test]

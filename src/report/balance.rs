@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::analysis::mean_interval;
-use super::chart::{self, Bars, Chart, Plot};
+use super::chart::{self, Bars, Chart, Plot, Scale};
 use super::compare::{percent, with_interval, write_table};
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -34,6 +34,8 @@ struct Cell {
     sequences: HashSet<u64>,
     /// South's total minus North's: sum and sum of squares.
     margin: (f64, f64),
+    /// Seconds spent playing its games, summed over threads.
+    seconds: f64,
 }
 
 impl Cell {
@@ -105,6 +107,9 @@ struct Step {
 /// weakest first, as given; `exact` says, per variant in run order, its value with perfect
 /// play or why it was not solved.
 ///
+/// `seconds` is the time spent playing each cell of the run (variant, pairing and seat order,
+/// in unit order), summed over threads.
+///
 /// # Errors
 /// Missing or malformed run files, unwritable report files.
 pub fn write(
@@ -112,9 +117,25 @@ pub fn write(
     command: &str,
     ladder: &[String],
     exact: &[String],
+    seconds: &[f64],
 ) -> Result<(), ReportError> {
     let file = read_run(dir.path())?;
-    let cells = read_cells(dir.path())?;
+    let mut cells = read_cells(dir.path())?;
+    // The run's cells in unit order: variant, then pairing, then seat order.
+    let played = file.run.variants.iter().flat_map(|v| {
+        file.run.agents.iter().flat_map(move |pairing| {
+            let (a, b) = pairing.split_once(',').unwrap_or((pairing, pairing));
+            [(v.name.as_str(), a, b), (v.name.as_str(), b, a)]
+        })
+    });
+    for ((variant, south, north), &s) in played.zip(seconds) {
+        if let Some(cell) = cells
+            .iter_mut()
+            .find(|c| c.variant == variant && c.south == south && c.north == north)
+        {
+            cell.seconds += s;
+        }
+    }
     let variants: Vec<String> = file.run.variants.iter().map(|v| v.name.clone()).collect();
     let find = |v: &str, s: &str, n: &str| {
         cells
@@ -147,7 +168,8 @@ pub fn write(
              (`explain` names the rule that ends them). A score counts \
              a win 1 and a draw ½. Intervals are 95%: Wilson for rates, normal for means and \
              scores. Distinct games count different move sequences: fewer than the games \
-             played means some games were replays."
+             played means some games were replays. Seconds are the time spent playing a \
+             cell's games, summed over the threads that played them."
                 .into(),
         ),
     ];
@@ -179,6 +201,7 @@ pub fn write(
                     percent(cell.games.saturating_sub(cell.finished) as f64 / cell.games as f64),
                     percent(cell.no_moves as f64 / cell.games as f64),
                     margin_text(cell),
+                    format!("{:.2}", cell.seconds),
                 ]);
             }
         }
@@ -194,6 +217,7 @@ pub fn write(
                 "unfinished",
                 "nobody could move",
                 "mean margin (S−N)",
+                "seconds",
             ]
             .map(String::from)
             .to_vec(),
@@ -208,6 +232,7 @@ pub fn write(
             &Chart {
                 title: format!("{variant}: South's score in self-play, by rung"),
                 y_label: "South's score (win 1, draw ½)".into(),
+                y: Scale::Share,
                 plot: Plot::Bars {
                     categories: ladder.to_vec(),
                     series: vec![Bars {
@@ -273,6 +298,7 @@ pub fn write(
             &Chart {
                 title: "The stronger rung's score against the rung below".into(),
                 y_label: "stronger rung's score (win 1, draw ½)".into(),
+                y: Scale::Share,
                 plot: Plot::Bars {
                     categories: ladder
                         .windows(2)

@@ -1,11 +1,14 @@
 //! Charts with plotters, each written as both SVG and PNG with a bundled font (DejaVu Sans),
-//! so they look the same everywhere and need no system font library.
+//! so they look the same everywhere and need no system font library. Drawn for print: the
+//! legend in its own column beside the plot, shares on a 0–1 axis, series that stay apart in
+//! greyscale.
 
 use std::path::Path;
 use std::sync::Once;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::register_font;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -69,35 +72,67 @@ pub enum Plot {
     },
 }
 
-/// A chart: a title that says what was simulated, a y label, and the plot.
+/// The y axis of a chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Shares: always from 0 to 1, so charts compare at a glance.
+    Share,
+    /// Counts and means: from the data (from 0 when nothing is negative).
+    Linear,
+    /// Shares spanning orders of magnitude: a log axis; zero shares are not drawn.
+    Log,
+}
+
+/// A chart: a title that says what was simulated, a y label and scale, and the plot.
 pub struct Chart {
     /// Title.
     pub title: String,
     /// y axis label.
     pub y_label: String,
+    /// y axis scale.
+    pub y: Scale,
     /// Content.
     pub plot: Plot,
 }
 
 const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 620;
+/// The legend's column, right of the plot: a legend never covers data.
+const LEGEND: u32 = 270;
 const FONT: &str = "sans-serif";
 
-/// Distinct, colour-blind-friendly colours (Okabe–Ito).
+/// Colour-blind-friendly colours (Okabe–Ito), ordered so that the first five differ in grey
+/// level too (luminance about 59, 162, 106, 0 and 213 of 255, then 151, 158 and 119): series
+/// stay apart in a greyscale print. Lines also differ in dash and marker; bars have black
+/// outlines, and interval bars a white edge so they show on a black bar.
 const COLORS: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
+    RGBColor(0, 73, 140),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
+    RGBColor(0, 0, 0),
+    RGBColor(240, 228, 66),
     RGBColor(204, 121, 167),
     RGBColor(86, 180, 233),
     RGBColor(213, 94, 0),
-    RGBColor(240, 228, 66),
-    RGBColor(0, 0, 0),
 ];
 
 /// The colour of series `i`.
 fn color(i: usize) -> RGBColor {
     COLORS[i % COLORS.len()]
+}
+
+/// The dash of line `i` (dash and gap in pixels): solid, dashed, dotted, long-dashed.
+fn dash(i: usize) -> Option<(u32, u32)> {
+    [None, Some((12, 6)), Some((3, 5)), Some((22, 8))][i % 4]
+}
+
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+enum Key {
+    /// A filled, outlined box: bars and stacked layers.
+    Box,
+    /// A short line with its dash and marker.
+    Line,
 }
 
 fn fonts() {
@@ -140,14 +175,36 @@ pub fn save(chart: &Chart, dir: &mut OutDir, stem: &str) -> Result<(), ReportErr
 fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
-    match &chart.plot {
-        Plot::Bars { categories, series } => bars(chart, root, categories, series).map_err(err),
-        Plot::Stacked { categories, layers } => {
-            stacked(chart, root, categories, layers).map_err(err)
-        }
-        Plot::Boxes { categories, boxes } => box_plot(chart, root, categories, boxes).map_err(err),
-        Plot::Lines { x_label, lines } => line_chart(chart, root, x_label, lines).map_err(err),
+    root.titled(&chart.title, (FONT, 22).into_font().style(FontStyle::Bold))
+        .map_err(err)?;
+    if let Plot::Boxes { categories, boxes } = &chart.plot {
+        // One box per category, named below it: nothing for a legend to say.
+        let area = root.margin(40, 0, 0, 0);
+        return box_plot(chart, &area, categories, boxes).map_err(err);
     }
+    let (plot, side) = root.margin(40, 0, 0, 0).split_horizontally(WIDTH - LEGEND);
+    let keys = match &chart.plot {
+        Plot::Bars { categories, series } => {
+            bars(chart, &plot, categories, series).map_err(err)?;
+            series.iter().map(|s| (s.name.as_str(), Key::Box)).collect()
+        }
+        Plot::Stacked { categories, layers } => {
+            stacked(chart, &plot, categories, layers).map_err(err)?;
+            // Top layer first, as the stack reads.
+            layers
+                .iter()
+                .rev()
+                .map(|l| (l.0.as_str(), Key::Box))
+                .collect()
+        }
+        Plot::Lines { x_label, lines } => {
+            line_chart(chart, &plot, x_label, lines).map_err(err)?;
+            lines.iter().map(|l| (l.name.as_str(), Key::Line)).collect()
+        }
+        Plot::Boxes { .. } => Vec::new(),
+    };
+    let stacked = matches!(chart.plot, Plot::Stacked { .. });
+    legend(&side, &keys, stacked).map_err(err)
 }
 
 /// A tick label: whole numbers without decimals.
@@ -159,22 +216,107 @@ fn tick(x: f64) -> String {
     }
 }
 
+/// A log axis tick at `10^e`: `1`, `0.01`, `1e-5`.
+fn log_tick(e: f64) -> String {
+    let e = e.round() as i32;
+    match e {
+        -3..=0 => format!("{}", 10f64.powi(e)),
+        _ => format!("1e{e}"),
+    }
+}
+
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// A chart area over categories `0..n` on x and `0..y_max` on y, with category names below.
+/// The legend column: one entry per series, in the order given, from the top.
+fn legend<DB: DrawingBackend>(
+    side: &DrawingArea<DB, Shift>,
+    keys: &[(&str, Key)],
+    stacked: bool,
+) -> Drawn<DB> {
+    let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let count = keys.len();
+    for (row, &(name, key)) in keys.iter().enumerate() {
+        // A stacked chart lists its layers top first; their colours count from the bottom.
+        let k = if stacked { count - 1 - row } else { row };
+        let y = 40 + 28 * row as i32;
+        let c = color(k);
+        match key {
+            Key::Box => {
+                side.draw(&Rectangle::new([(8, y - 8), (28, y + 8)], c.filled()))?;
+                side.draw(&Rectangle::new(
+                    [(8, y - 8), (28, y + 8)],
+                    BLACK.stroke_width(1),
+                ))?;
+            }
+            Key::Line => {
+                let ends = vec![(4, y), (36, y)];
+                match dash(k) {
+                    None => side.draw(&PathElement::new(ends, c.stroke_width(3)))?,
+                    Some((on, off)) => {
+                        side.draw(&DashedPathElement::new(ends, on, off, c.stroke_width(3)))?
+                    }
+                }
+                draw_marker(side, k, (20, y))?;
+            }
+        }
+        side.draw(&Text::new(name.to_string(), (44, y), style.clone()))?;
+    }
+    Ok(())
+}
+
+/// Marker `k` (circle, triangle, square, cross) at a point, in line `k`'s colour.
+fn draw_marker<DB: DrawingBackend, C: Clone + 'static>(
+    area: &DrawingArea<DB, impl CoordTranslate<From = C>>,
+    k: usize,
+    at: C,
+) -> Drawn<DB> {
+    let style = color(k).filled();
+    match k % 4 {
+        0 => area.draw(&Circle::new(at, 5, style)),
+        1 => area.draw(&TriangleMarker::new(at, 7, style)),
+        2 => area.draw(&(EmptyElement::at(at) + Rectangle::new([(-5, -5), (5, 5)], style))),
+        _ => area.draw(&Cross::new(at, 6, color(k).stroke_width(3))),
+    }
+}
+
+/// The y range of a chart: shares 0–1; otherwise from the data, kept at 0 when nothing is
+/// negative, with room above; on a log axis, whole powers of ten around the data.
+fn y_range(scale: Scale, low: f64, high: f64) -> (f64, f64) {
+    match scale {
+        Scale::Share => (0.0, 1.0),
+        Scale::Log => {
+            if low > high {
+                return (-3.0, 0.0);
+            }
+            (
+                low.floor().min(high - 1.0),
+                high.ceil().max(low.floor() + 1.0),
+            )
+        }
+        Scale::Linear => {
+            if low > high {
+                return (0.0, 1.0);
+            }
+            let pad = ((high - low) * 0.1).max(0.01);
+            let floor = if low >= 0.0 { 0.0 } else { f64::MIN };
+            ((low - pad).max(floor), high + pad * 2.0)
+        }
+    }
+}
+
+/// A chart area over categories `0..n` on x and `y` on y, with category names below.
 fn category_chart<'a, DB: DrawingBackend>(
     chart: &Chart,
-    root: &'a DrawingArea<DB, Shift>,
+    area: &'a DrawingArea<DB, Shift>,
     categories: &[String],
-    y_max: f64,
+    y: (f64, f64),
 ) -> Result<ChartContext<'a, DB, Area>, DrawingAreaErrorKind<DB::ErrorType>> {
     let n = categories.len().max(1) as f64;
-    let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, (FONT, 22).into_font().style(FontStyle::Bold))
+    let mut ctx = ChartBuilder::on(area)
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..n - 0.5, 0.0..y_max)?;
+        .build_cartesian_2d(-0.5..n - 0.5, y.0..y.1)?;
     ctx.configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
@@ -184,24 +326,15 @@ fn category_chart<'a, DB: DrawingBackend>(
         .draw()?;
     let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
     for (i, name) in categories.iter().enumerate() {
-        let (x, y) = ctx.backend_coord(&(i as f64, 0.0));
-        root.draw(&Text::new(name.clone(), (x, y + 10), style.clone()))?;
+        let (x, y) = ctx.backend_coord(&(i as f64, y.0));
+        area.draw(&Text::new(name.clone(), (x, y + 10), style.clone()))?;
     }
     Ok(ctx)
 }
 
-fn legend<'a, DB: DrawingBackend + 'a>(ctx: &mut ChartContext<'a, DB, Area>) -> Drawn<DB> {
-    ctx.configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font((FONT, 15))
-        .draw()
-}
-
 fn bars<DB: DrawingBackend>(
     chart: &Chart,
-    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
     categories: &[String],
     series: &[Bars],
 ) -> Drawn<DB> {
@@ -209,70 +342,74 @@ fn bars<DB: DrawingBackend>(
         .iter()
         .flat_map(|s| s.values.iter().map(|v| v.2))
         .fold(0.0f64, f64::max);
-    let mut ctx = category_chart(chart, root, categories, (top * 1.25).clamp(0.05, 1.0))?;
+    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, top))?;
     let width = 0.8 / series.len().max(1) as f64;
     for (k, s) in series.iter().enumerate() {
         let c = color(k);
         let offset = -0.4 + width * (k as f64 + 0.5);
-        ctx.draw_series(s.values.iter().enumerate().map(|(i, &(v, _, _))| {
+        let corners = |i: usize, v: f64| {
             let x = i as f64 + offset;
-            Rectangle::new([(x - width * 0.45, 0.0), (x + width * 0.45, v)], c.filled())
-        }))?
-        .label(&s.name)
-        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
-        ctx.draw_series(s.values.iter().enumerate().map(|(i, &(v, lo, hi))| {
-            ErrorBar::new_vertical(i as f64 + offset, lo, v, hi, BLACK.stroke_width(2), 8)
-        }))?;
+            [(x - width * 0.45, 0.0), (x + width * 0.45, v)]
+        };
+        ctx.draw_series(
+            s.values
+                .iter()
+                .enumerate()
+                .map(|(i, &(v, _, _))| Rectangle::new(corners(i, v), c.filled())),
+        )?;
+        ctx.draw_series(
+            s.values
+                .iter()
+                .enumerate()
+                .map(|(i, &(v, _, _))| Rectangle::new(corners(i, v), BLACK.stroke_width(1))),
+        )?;
+        for style in [WHITE.stroke_width(5), BLACK.stroke_width(2)] {
+            ctx.draw_series(s.values.iter().enumerate().map(|(i, &(v, lo, hi))| {
+                ErrorBar::new_vertical(i as f64 + offset, lo, v, hi, style, 8)
+            }))?;
+        }
     }
-    legend(&mut ctx)
+    Ok(())
 }
 
 fn stacked<DB: DrawingBackend>(
     chart: &Chart,
-    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
     categories: &[String],
     layers: &[(String, Vec<f64>)],
 ) -> Drawn<DB> {
-    let mut ctx = category_chart(chart, root, categories, 1.2)?;
+    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, 1.0))?;
     let mut base = vec![0.0; categories.len()];
-    for (k, (name, shares)) in layers.iter().enumerate() {
+    for (k, (_, shares)) in layers.iter().enumerate() {
         let c = color(k);
-        let bottoms = base.clone();
-        ctx.draw_series(shares.iter().enumerate().map(|(i, &s)| {
-            Rectangle::new(
-                [
-                    (i as f64 - 0.3, bottoms[i]),
-                    (i as f64 + 0.3, bottoms[i] + s),
-                ],
-                c.filled(),
-            )
-        }))?
-        .label(name)
-        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
-        for (b, s) in base.iter_mut().zip(shares) {
-            *b += s;
+        for (i, &s) in shares.iter().enumerate() {
+            let corners = [(i as f64 - 0.3, base[i]), (i as f64 + 0.3, base[i] + s)];
+            ctx.draw_series([
+                Rectangle::new(corners, c.filled()),
+                Rectangle::new(corners, BLACK.stroke_width(1)),
+            ])?;
+            base[i] += s;
         }
     }
-    legend(&mut ctx)
+    Ok(())
 }
 
 fn box_plot<DB: DrawingBackend>(
     chart: &Chart,
-    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
     categories: &[String],
     boxes: &[Quartiles],
 ) -> Drawn<DB> {
     let top = boxes.iter().map(|b| b[4]).fold(1.0f64, f64::max);
-    let mut ctx = category_chart(chart, root, categories, top * 1.1)?;
+    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, top))?;
     for (i, b) in boxes.iter().enumerate() {
         let x = i as f64;
-        let c = color(i);
         let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
             PathElement::new(vec![(x0, y0), (x1, y1)], BLACK.stroke_width(2))
         };
         ctx.draw_series([Rectangle::new(
             [(x - 0.25, b[1]), (x + 0.25, b[3])],
-            c.mix(0.6).filled(),
+            color(0).mix(0.35).filled(),
         )])?;
         ctx.draw_series([Rectangle::new(
             [(x - 0.25, b[1]), (x + 0.25, b[3])],
@@ -291,10 +428,35 @@ fn box_plot<DB: DrawingBackend>(
 
 fn line_chart<DB: DrawingBackend>(
     chart: &Chart,
-    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
     x_label: &str,
     lines: &[Line],
 ) -> Drawn<DB> {
+    // On a log axis the data are drawn as their logarithms; a zero share has none.
+    let log = chart.y == Scale::Log;
+    let shown = |y: f64| {
+        if log {
+            (y > 0.0).then(|| y.log10())
+        } else {
+            Some(y)
+        }
+    };
+    let lines: Vec<Line> = lines
+        .iter()
+        .map(|l| Line {
+            name: l.name.clone(),
+            points: l
+                .points
+                .iter()
+                .filter_map(|&(x, y)| Some((x, shown(y)?)))
+                .collect(),
+            band: l
+                .band
+                .iter()
+                .filter_map(|&(x, lo, hi)| Some((x, shown(lo)?, shown(hi)?)))
+                .collect(),
+        })
+        .collect();
     let xs = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0));
     let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let ys = lines.iter().flat_map(|l| {
@@ -309,43 +471,81 @@ fn line_chart<DB: DrawingBackend>(
     } else {
         (x_min - 1.0, x_min + 1.0)
     };
-    let pad = ((y_max - y_min) * 0.1).max(0.01);
-    // Shares and counts never go below zero: keep the axis there.
-    let floor = if y_min >= 0.0 { 0.0 } else { f64::MIN };
-    let (y_min, y_max) = if y_min <= y_max {
-        ((y_min - pad).max(floor), y_max + pad * 2.0)
-    } else {
-        (0.0, 1.0)
-    };
-    let mut ctx = ChartBuilder::on(root)
-        .caption(&chart.title, (FONT, 22).into_font().style(FontStyle::Bold))
+    let (y_min, y_max) = y_range(chart.y, y_min, y_max);
+    let mut ctx = ChartBuilder::on(area)
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(70)
         .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
-    ctx.configure_mesh()
-        .x_desc(x_label)
+    let y_format = |y: &f64| if log { log_tick(*y) } else { tick(*y) };
+    let mut mesh = ctx.configure_mesh();
+    mesh.x_desc(x_label)
         .x_label_formatter(&|x| tick(*x))
         .y_desc(&chart.y_label)
+        .y_label_formatter(&y_format)
         .label_style((FONT, 15))
-        .axis_desc_style((FONT, 16))
-        .draw()?;
+        .axis_desc_style((FONT, 16));
+    if log {
+        // One tick per power of ten.
+        mesh.y_labels((y_max - y_min) as usize + 1);
+    }
+    mesh.draw()?;
     for (k, line) in lines.iter().enumerate() {
         let c = color(k);
         if !line.band.is_empty() {
             let mut outline: Vec<(f64, f64)> = line.band.iter().map(|b| (b.0, b.2)).collect();
             outline.extend(line.band.iter().rev().map(|b| (b.0, b.1)));
-            ctx.draw_series([Polygon::new(outline, c.mix(0.18).filled())])?;
+            ctx.draw_series([Polygon::new(outline, c.mix(0.15).filled())])?;
         }
-        ctx.draw_series(LineSeries::new(
-            line.points.iter().copied(),
-            c.stroke_width(3),
-        ))?
-        .label(&line.name)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
-        if line.points.len() <= 20 {
-            ctx.draw_series(line.points.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
+        let points = line.points.iter().copied();
+        match dash(k) {
+            None => ctx.draw_series(LineSeries::new(points, c.stroke_width(3)))?,
+            Some((on, off)) => {
+                ctx.draw_series(DashedLineSeries::new(points, on, off, c.stroke_width(3)))?
+            }
+        };
+        // Markers tell the lines apart in greyscale: at every point of a short line, at
+        // about a dozen of a long one.
+        let every = line.points.len().div_ceil(12).max(1);
+        for &p in line.points.iter().step_by(every) {
+            draw_marker(ctx.plotting_area(), k, p)?;
         }
     }
-    legend(&mut ctx)
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Grey level (ITU-R BT.601 luma) of a colour, 0–255.
+    fn luma(c: RGBColor) -> f64 {
+        0.299 * f64::from(c.0) + 0.587 * f64::from(c.1) + 0.114 * f64::from(c.2)
+    }
+
+    #[test]
+    fn the_first_five_colours_stay_apart_in_greyscale() {
+        for i in 0..5 {
+            for j in 0..i {
+                let gap = (luma(color(i)) - luma(color(j))).abs();
+                assert!(
+                    gap >= 40.0,
+                    "colours {j} and {i} differ by {gap:.0} in grey"
+                );
+            }
+        }
+        // Lines also differ in dash: four patterns, all different.
+        let dashes: Vec<_> = (0..4).map(dash).collect();
+        for i in 0..4 {
+            assert!(!dashes[..i].contains(&dashes[i]), "{dashes:?}");
+        }
+    }
+
+    #[test]
+    fn log_ticks_read_as_numbers() {
+        assert_eq!(
+            [0.0, -1.0, -3.0, -4.0, 1.0].map(log_tick),
+            ["1", "0.1", "0.001", "1e-4", "1e1"]
+        );
+    }
 }

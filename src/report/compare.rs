@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{mean_interval, Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE};
-use super::chart::{self, Bars, Chart, Line, Plot};
+use super::analysis::{Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE};
+use super::chart::{self, Bars, Chart, Line, Plot, Scale};
 use super::document::{self, Block};
 use super::error::ReportError;
 use crate::outdir::OutDir;
@@ -161,6 +161,21 @@ pub(crate) fn with_interval((v, lo, hi): (f64, f64, f64)) -> String {
     format!("{} [{}–{}]", percent(v), percent(lo), percent(hi))
 }
 
+/// `3.14 [2.90, 3.38]`: a mean and its interval.
+fn number((v, lo, hi): (f64, f64, f64)) -> String {
+    format!("{v:.2} [{lo:.2}, {hi:.2}]")
+}
+
+/// `+4.2 points [+1.0, +7.4]`: a difference of rates and its interval, in percentage points.
+fn signed_points((d, lo, hi): (f64, f64, f64)) -> String {
+    format!(
+        "{:+.1} points [{:+.1}, {:+.1}]",
+        100.0 * d,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
 /// `12 (1.2%)`: a count of games and its share.
 pub fn count_share(k: u64, n: u64) -> String {
     format!("{k} ({})", percent(k as f64 / n.max(1) as f64))
@@ -299,9 +314,55 @@ fn comparison_rows(
         rows.push(row(g, "repetition_rate", g.share(g.unfinished - g.capped)));
         rows.push(row(g, "no_moves_rate", g.share(g.no_moves)));
         rows.push(row(g, "mean_captures", g.mean_captures()));
+        rows.push(row(g, "completion_rate", g.share(g.games - g.unfinished)));
+        rows.push(record(
+            seating,
+            &g.variant,
+            "seat_balance",
+            g.seat_balance(),
+            g.scored,
+        ));
+        rows.push(row(g, "mean_margin", g.margin.interval()));
+        rows.push(row(g, "mean_player_turns", g.player_turns.interval()));
+        // The measures read from moves.csv, over the games it holds.
+        let over = |measure: &str, values, n| record(seating, &g.variant, measure, values, n);
+        if g.branching_factor.count() > 0 {
+            rows.push(over(
+                "decisiveness",
+                g.decisiveness.interval(),
+                g.decisiveness.count(),
+            ));
+            rows.push(over(
+                "lead_changes",
+                g.lead_changes.interval(),
+                g.lead_changes.count(),
+            ));
+            rows.push(over(
+                "branching_factor",
+                g.branching_factor.interval(Z95),
+                g.branching_factor.count(),
+            ));
+            rows.push(over(
+                "forced_move_rate",
+                g.forced.interval(Z95),
+                g.forced.count(),
+            ));
+        }
     }
     for t in tests {
         let (a, b) = (groups[t.a], groups[t.b]);
+        let moves = a.moves_difference(b);
+        rows.push(ComparisonRecord {
+            kind: "pair".into(),
+            other: b.variant.clone(),
+            ..record(
+                seating,
+                &a.variant,
+                "moves_difference",
+                moves.interval(),
+                moves.count(),
+            )
+        });
         rows.push(ComparisonRecord {
             kind: "pair".into(),
             other: b.variant.clone(),
@@ -377,6 +438,51 @@ fn pairing_section(
             .collect(),
     )];
     blocks.extend(stalled_note(groups).map(Block::Paragraph));
+    blocks.push(Block::Paragraph(format!(
+        "How the games play ({what}); docs/measures.md defines each measure. Seat balance is South's win rate minus North's (0 is even). Decisiveness is the share of a won game's moves after which the final winner led in the stores to the end (1: led from the first move). Lead changes, branching factor and forced moves come from moves.csv; a player turn is a move with the extra moves it earns, or a pass."
+    )));
+    blocks.push(Block::Table(
+        [
+            "variant",
+            "completed",
+            "seat balance",
+            "mean margin",
+            "decisiveness",
+            "lead changes",
+            "branching factor",
+            "forced moves",
+            "player turns",
+        ]
+        .map(String::from)
+        .to_vec(),
+        groups
+            .iter()
+            .map(|g| {
+                let from_moves = |values| {
+                    if g.branching_factor.count() > 0 {
+                        number(values)
+                    } else {
+                        "–".to_string()
+                    }
+                };
+                vec![
+                    g.variant.clone(),
+                    with_interval(g.share(g.games - g.unfinished)),
+                    signed_points(g.seat_balance()),
+                    number(g.margin.interval()),
+                    from_moves(g.decisiveness.interval()),
+                    from_moves(g.lead_changes.interval()),
+                    from_moves(g.branching_factor.interval(Z95)),
+                    if g.forced.count() > 0 {
+                        with_interval(g.forced.interval(Z95))
+                    } else {
+                        "–".to_string()
+                    },
+                    number(g.player_turns.interval()),
+                ]
+            })
+            .collect(),
+    ));
     if !tests.is_empty() {
         let starter = if groups.iter().all(|g| g.south_starts == g.games) {
             " Every variant here has South move first, so this is also the first mover's win rate."
@@ -384,7 +490,7 @@ fn pairing_section(
             ""
         };
         blocks.push(Block::Paragraph(format!(
-            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
+            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. The moves difference is the mean of the pairs' differences in game length, with a normal interval (no test). p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
             seating.south, tests_in_report
         )));
         blocks.push(Block::Table(
@@ -393,6 +499,7 @@ fn pairing_section(
                 "vs",
                 "difference [95% interval]",
                 "pairs n (b, c)",
+                "moves difference [95% interval]",
                 "z",
                 "p",
                 "p (Holm)",
@@ -404,7 +511,6 @@ fn pairing_section(
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let (d, lo, hi) = t.difference;
                     let verdict = if t.holm < 0.05 {
                         "yes: South's win rate differs"
                     } else {
@@ -413,16 +519,12 @@ fn pairing_section(
                     vec![
                         a.variant.clone(),
                         b.variant.clone(),
-                        format!(
-                            "{:+.1} points [{:+.1}, {:+.1}]",
-                            100.0 * d,
-                            100.0 * lo,
-                            100.0 * hi
-                        ),
+                        signed_points(t.difference),
                         format!(
                             "{} ({}, {})",
                             t.pairs.n, t.pairs.first_only, t.pairs.second_only
                         ),
+                        number(a.moves_difference(b).interval()),
                         format!("{:.2}", t.z),
                         p_text(t.p),
                         p_text(t.holm),
@@ -432,19 +534,22 @@ fn pairing_section(
                 .collect(),
         ));
     }
+    // Where South moves first in every game the first mover's bar would repeat South's.
+    let south_always_starts = groups.iter().all(|g| g.south_starts == g.games);
+    let first_mover = (!south_always_starts).then(|| Bars {
+        name: "first mover".into(),
+        values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
+    });
     let mut charts = vec![
         (
             format!("rates-{slug}"),
             Chart {
                 title: format!("Win rates with 95% intervals ({what})"),
                 y_label: "share of games".into(),
+                y: Scale::Share,
                 plot: Plot::Bars {
                     categories: names.clone(),
-                    series: vec![
-                        Bars {
-                            name: "first mover".into(),
-                            values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
-                        },
+                    series: first_mover.into_iter().chain([
                         Bars {
                             name: format!("South ({})", seating.south),
                             values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
@@ -457,11 +562,16 @@ fn pairing_section(
                             name: "draw".into(),
                             values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect(),
                         },
-                    ],
+                    ]).collect(),
                 },
             },
             format!(
-                "Win rates of the first mover, South, North and draws over {}; bars are 95% Wilson intervals",
+                "Win rates {} over {}; error bars are 95% Wilson intervals. {what}.",
+                if south_always_starts {
+                    "of South, North and draws (South moves first in every game here, so South's rate is also the first mover's)"
+                } else {
+                    "of the first mover, South, North and draws"
+                },
                 if analysis.score_unfinished {
                     "all games (unfinished ones scored as each variant says)"
                 } else {
@@ -474,6 +584,7 @@ fn pairing_section(
             Chart {
                 title: format!("Game length in moves ({what})"),
                 y_label: "moves (box: quartiles; whiskers: 5th–95th percentile)".into(),
+                y: Scale::Linear,
                 plot: Plot::Boxes {
                     categories: names.clone(),
                     boxes: groups
@@ -482,7 +593,7 @@ fn pairing_section(
                         .collect(),
                 },
             },
-            "Distribution of game length".to_string(),
+            format!("Game length in moves: boxes span the middle half of the games, whiskers the 5th to 95th percentile. {what}."),
         ),
     ];
     let rules: Vec<String> = {
@@ -499,6 +610,7 @@ fn pairing_section(
         Chart {
             title: format!("How games end ({what})"),
             y_label: "share of games".into(),
+            y: Scale::Share,
             plot: Plot::Stacked {
                 categories: names.clone(),
                 layers: rules
@@ -517,7 +629,7 @@ fn pairing_section(
                     .collect(),
             },
         },
-        "End rules: stalled (no-moves) and stopped (cap, repetition) games stand out".to_string(),
+        format!("How the games ended, by end rule, as shares of all games: games nobody could move in (no-moves) and games stopped by the move cap or repetition are layers of their own. {what}."),
     ));
     if groups.iter().any(|g| !g.timeline.is_empty()) {
         charts.push((
@@ -525,15 +637,17 @@ fn pairing_section(
             Chart {
                 title: format!("Mean score difference South − North by move ({what})"),
                 y_label: "captured seeds, South minus North".into(),
+                y: Scale::Linear,
                 plot: Plot::Lines { x_label: "move".into(), lines: groups.iter().map(|g| timeline_line(g)).collect() },
             },
-            "Mean score difference over the moves of a game, with 95% bands, while at least a tenth of the games (and 20) are still running".to_string(),
+            format!("Mean score difference South − North after each move, with 95% bands, over every game: a game that has ended counts with its final difference, so the line is not the survivors' alone. Drawn to the 95th percentile of game length. {what}."),
         ));
         charts.push((
             format!("branching-{slug}"),
             Chart {
                 title: format!("Legal moves available per move ({what})"),
                 y_label: "share of moves".into(),
+                y: Scale::Share,
                 plot: Plot::Lines {
                     x_label: "legal moves (branching factor)".into(),
                     lines: groups
@@ -542,22 +656,23 @@ fn pairing_section(
                         .collect(),
                 },
             },
-            "Branching factor distribution".to_string(),
+            format!("Share of moves by the number of legal moves the mover had (1: a forced move). {what}."),
         ));
         charts.push((
             format!("laps-{slug}"),
             Chart {
-                title: format!("Laps sown per move ({what})"),
+                title: format!("Moves sowing at least k laps ({what})"),
                 y_label: "share of moves".into(),
+                y: Scale::Log,
                 plot: Plot::Lines {
-                    x_label: "laps in one move".into(),
+                    x_label: "laps in one move, k".into(),
                     lines: groups
                         .iter()
-                        .map(|g| distribution(&g.variant, &g.laps, 1, 30))
+                        .map(|g| at_least(&g.variant, &g.laps))
                         .collect(),
                 },
             },
-            "Laps per move (relay sowing); moves of more than 30 laps are not shown".to_string(),
+            format!("Share of moves that sowed at least k laps (relay sowing), on a log axis so the long tail shows: the line ends at the longest move played. {what}."),
         ));
     }
     for (stem, c, caption) in charts {
@@ -671,6 +786,7 @@ fn match_section(
             Chart {
                 title: format!("Match win rates with 95% intervals ({what})"),
                 y_label: "share of matches".into(),
+                y: Scale::Share,
                 plot: Plot::Bars {
                     categories: names.clone(),
                     series: vec![
@@ -704,6 +820,7 @@ fn match_section(
             Chart {
                 title: format!("Rounds per match ({what})"),
                 y_label: "share of matches".into(),
+                y: Scale::Share,
                 plot: Plot::Lines {
                     x_label: "rounds in the match".into(),
                     lines: groups
@@ -725,6 +842,7 @@ fn match_section(
             Chart {
                 title: format!("How matches end ({what})"),
                 y_label: "share of matches".into(),
+                y: Scale::Share,
                 plot: Plot::Stacked {
                     categories: names,
                     layers: ends
@@ -749,15 +867,12 @@ fn match_section(
     Ok(blocks)
 }
 
+/// The timeline of one variant, up to the move its 95th-percentile game reaches: past that,
+/// few games still move and the line is flat.
 fn timeline_line(g: &Group) -> Line {
-    let enough = ((g.games as f64) * 0.1).max(20.0);
-    let mut points = Vec::new();
-    let mut band = Vec::new();
-    for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
-        if (n as f64) < enough {
-            break;
-        }
-        let (mean, lo, hi) = mean_interval(sum, squares, n as f64);
+    let last = g.length_quantile(0.95) as usize;
+    let (mut points, mut band) = (Vec::new(), Vec::new());
+    for (i, ((mean, lo, hi), _, _)) in g.timeline_all().into_iter().enumerate().take(last) {
         let x = (i + 1) as f64;
         points.push((x, mean));
         band.push((x, lo, hi));
@@ -776,6 +891,25 @@ fn distribution(name: &str, histogram: &[u64], from: usize, to: usize) -> Line {
         .take_while(|&v| v < histogram.len())
         .map(|v| (v as f64, histogram[v] as f64 / total as f64))
         .collect();
+    Line {
+        name: name.to_string(),
+        points,
+        band: Vec::new(),
+    }
+}
+
+/// The share of counts at or above each value from 1: a tail that a log axis shows whole.
+fn at_least(name: &str, histogram: &[u64]) -> Line {
+    let total: u64 = histogram.iter().sum::<u64>().max(1);
+    let mut above: u64 = histogram.iter().skip(1).sum();
+    let mut points = Vec::new();
+    for (v, &count) in histogram.iter().enumerate().skip(1) {
+        if above == 0 {
+            break;
+        }
+        points.push((v as f64, above as f64 / total as f64));
+        above -= count;
+    }
     Line {
         name: name.to_string(),
         points,
@@ -822,20 +956,23 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
         variant: &'a str,
         turn: usize,
         games: u64,
+        running: u64,
         mean_difference: f64,
         low: f64,
         high: f64,
     }
     let mut rows = Vec::new();
     for g in &analysis.groups {
-        for (i, &(sum, squares, n)) in g.timeline.iter().enumerate() {
-            let (mean_difference, low, high) = mean_interval(sum, squares, n as f64);
+        for (i, ((mean_difference, low, high), games, running)) in
+            g.timeline_all().into_iter().enumerate()
+        {
             let row = Row {
                 pairing: &g.seating.pairing,
                 seat_order: g.seating.order,
                 variant: &g.variant,
                 turn: i + 1,
-                games: n,
+                games,
+                running,
                 mean_difference,
                 low,
                 high,

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::analysis::{Analysis, Group, MatchGroup};
-use super::chart::{self, Chart, Line, Plot};
+use super::chart::{self, Chart, Line, Plot, Scale};
 use super::compare::count_share;
 use super::document::{self, Block};
 use super::error::ReportError;
@@ -288,6 +288,7 @@ pub fn write(
             let rates = Chart {
                 title: format!("Win rates by {x_key} ({what})"),
                 y_label: "share of games (bands: 95% intervals)".into(),
+                y: Scale::Share,
                 plot: Plot::Lines {
                     x_label: x_key.clone(),
                     lines: vec![
@@ -312,6 +313,7 @@ pub fn write(
             let length = Chart {
                 title: format!("Mean game length by {x_key} ({what})"),
                 y_label: "moves (band: 95% interval)".into(),
+                y: Scale::Linear,
                 plot: Plot::Lines {
                     x_label: x_key.clone(),
                     lines: vec![line("mean length", &|g| g.mean_length())],
@@ -330,6 +332,7 @@ pub fn write(
                 let results = Chart {
                     title: format!("Match results by {x_key} ({what} (matches))"),
                     y_label: "share of matches (bands: 95% intervals)".into(),
+                    y: Scale::Share,
                     plot: Plot::Lines {
                         x_label: x_key.clone(),
                         lines: vec![
@@ -348,6 +351,7 @@ pub fn write(
                 let rounds = Chart {
                     title: format!("Mean rounds per match by {x_key} ({what} (matches))"),
                     y_label: "rounds (band: 95% interval)".into(),
+                    y: Scale::Linear,
                     plot: Plot::Lines {
                         x_label: x_key.clone(),
                         lines: vec![line("mean rounds", &of(|m| m.mean_rounds()))],

@@ -180,7 +180,7 @@ pub enum OutputError {
 }
 
 /// The result of [`run`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Finish {
     /// All files written.
     Complete {
@@ -188,6 +188,10 @@ pub enum Finish {
         units: u64,
         /// Rows of `games.csv`: the games, or the rounds of the matches.
         rounds: u64,
+        /// Seconds spent playing each cell (variant, pairing and seat order, in unit order)
+        /// in this process, summed over its threads: a resumed run counts only what it
+        /// played itself.
+        seconds: Vec<f64>,
     },
     /// `--resume` found the run complete already; nothing was written.
     Unchanged {
@@ -369,6 +373,7 @@ pub fn run_on(
             }
         }
     };
+    let mut seconds = Vec::new();
     if checkpoint.next < units.end {
         let mut games = reopen(&path, &games_path, checkpoint.games_bytes)?;
         let mut moves = if info.moves {
@@ -387,6 +392,14 @@ pub fn run_on(
         let done = job
             .experiment
             .run(first..units.end, stop, |next, batch: Vec<Played>| {
+                let start = next - batch.len() as u64;
+                for (unit, played) in (start..).zip(&batch) {
+                    let cell = job.experiment.cell(unit);
+                    if seconds.len() <= cell {
+                        seconds.resize(cell + 1, 0.0);
+                    }
+                    seconds[cell] += played.seconds;
+                }
                 let rounds = batch.iter().flat_map(|p| &p.games);
                 let (bytes, rows) = append(&mut games, &games_path, rounds)?;
                 checkpoint.games_bytes = bytes;
@@ -422,6 +435,7 @@ pub fn run_on(
             checkpoint.rows.games
         },
         rounds: checkpoint.rows.games,
+        seconds,
     })
 }
 

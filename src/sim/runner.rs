@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -98,6 +99,8 @@ pub struct Played {
     pub moves: Vec<MoveRecord>,
     /// The match, in a match run.
     pub matched: Option<MatchRecord>,
+    /// Seconds its worker spent playing it: what a report's time per cell sums.
+    pub seconds: f64,
 }
 
 /// Games per batch: large enough to keep every core busy, small enough to stream.
@@ -117,8 +120,15 @@ impl Experiment {
         self.pairings.len() as u64 * 2 * self.games
     }
 
+    /// The cell of a unit: its variant, pairing and seat order, counted variant-major as
+    /// units are (`games` units each).
+    pub fn cell(&self, unit: u64) -> usize {
+        (unit / self.games.max(1)) as usize
+    }
+
     /// Plays one unit: variant-major, then pairing, then seat order, then game.
     pub fn play(&self, unit: u64) -> Played {
+        let started = Instant::now();
         let (variant, rest) = (
             (unit / self.per_variant()) as usize,
             unit % self.per_variant(),
@@ -147,6 +157,7 @@ impl Experiment {
                 games,
                 moves,
                 matched: Some(matched),
+                seconds: started.elapsed().as_secs_f64(),
             }
         } else {
             let game = play_game(rules, label, players, rest, game_seed, recorded);
@@ -154,6 +165,7 @@ impl Experiment {
                 games: vec![game],
                 moves,
                 matched: None,
+                seconds: started.elapsed().as_secs_f64(),
             }
         }
     }

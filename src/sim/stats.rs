@@ -106,6 +106,53 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     adjusted
 }
 
+/// A ratio of two totals over clusters, `R = Σy / Σx` (moves with a property over moves, with a
+/// game as the cluster), with its 95% interval by the delta method, which treats each game as
+/// one observation because the moves of one game are not independent:
+/// `var(R) = Σ(yᵢ − R xᵢ)² / (n (n − 1) x̄²)` over `n` games (Cochran, *Sampling Techniques*,
+/// 3rd ed. 1977, §6.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ratio {
+    n: f64,
+    x: f64,
+    y: f64,
+    xx: f64,
+    xy: f64,
+    yy: f64,
+}
+
+impl Ratio {
+    /// Adds one cluster: `x` units of which `y` counted (or summed `y` over `x` units).
+    pub fn add(&mut self, x: f64, y: f64) {
+        self.n += 1.0;
+        self.x += x;
+        self.y += y;
+        self.xx += x * x;
+        self.xy += x * y;
+        self.yy += y * y;
+    }
+
+    /// Clusters added.
+    pub fn count(&self) -> u64 {
+        self.n as u64
+    }
+
+    /// `(R, low, high)` at normal quantile `z`; `(0, 0, 0)` with nothing counted.
+    pub fn interval(&self, z: f64) -> (f64, f64, f64) {
+        if self.x == 0.0 {
+            return (0.0, 0.0, 0.0);
+        }
+        let r = self.y / self.x;
+        if self.n < 2.0 {
+            return (r, r, r);
+        }
+        let residuals = (self.yy - 2.0 * r * self.xy + r * r * self.xx).max(0.0);
+        let mean_x = self.x / self.n;
+        let half = z * (residuals / (self.n * (self.n - 1.0))).sqrt() / mean_x;
+        (r, r - half, r + half)
+    }
+}
+
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
 /// in order of first appearance. Memory is flat in the number of games: game lengths are
 /// kept as a histogram.
@@ -277,6 +324,28 @@ mod tests {
         // 0 of 10: the interval still has width.
         let (_, lo, hi) = wilson(0, 10, Z95);
         assert!(close(lo, 0.0) && close(hi, 0.2775), "{hi}");
+    }
+
+    #[test]
+    fn ratio_interval_treats_each_game_as_one_observation() {
+        // Three games of 2, 4 and 4 moves with 1, 1 and 4 forced moves. By hand: R = 6/10 =
+        // 0.6; residuals yᵢ − 0.6 xᵢ = −0.2, −1.4, 1.6, squares summing to 4.56;
+        // se = √(4.56 / (3 · 2)) / (10/3) = 0.261534; half-width 1.959964 · se = 0.512597.
+        let mut forced = Ratio::default();
+        for (moves, forced_moves) in [(2.0, 1.0), (4.0, 1.0), (4.0, 4.0)] {
+            forced.add(moves, forced_moves);
+        }
+        let (r, lo, hi) = forced.interval(Z95);
+        assert!(
+            close(r, 0.6) && close(lo, 0.087_403) && close(hi, 1.112_597),
+            "{lo} {hi}"
+        );
+        assert_eq!(forced.count(), 3);
+        // One game: no spread to estimate, the interval is the point.
+        let mut one = Ratio::default();
+        one.add(5.0, 2.0);
+        assert_eq!(one.interval(Z95), (0.4, 0.4, 0.4));
+        assert_eq!(Ratio::default().interval(Z95), (0.0, 0.0, 0.0));
     }
 
     #[test]

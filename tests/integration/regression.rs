@@ -14,7 +14,7 @@ use sowlab::outdir::{Kind, OutDir};
 use sowlab::sim::output::{self, Finish, Job, OutputError, RunInfo};
 use sowlab::sim::runner::Experiment;
 
-use super::util::{path, root, sowlab, variant};
+use super::util::{path, root, sowlab, untimed, variant};
 
 // ------------------------------------------------------------------------------ helpers
 
@@ -384,7 +384,7 @@ fn stopped_at_every_step(matches: bool) {
     let whole = tmp.path().join("whole");
     let finish = write_run(&mut RealDisk, &experiment, &info, &whole, false).unwrap();
     assert!(matches!(finish, Finish::Complete { units, .. } if units == experiment.units()));
-    let complete = finish;
+    let complete = untimed(finish);
     let expected = snapshot(&whole);
     let (mut steps, mut restarted, mut resumed) = (0, 0, 0);
     for k in 0.. {
@@ -393,7 +393,7 @@ fn stopped_at_every_step(matches: bool) {
         match write_run(&mut disk, &experiment, &info, &dir, false) {
             Ok(finish) => {
                 // No step left to stop at.
-                assert_eq!(finish, complete);
+                assert_eq!(untimed(finish), complete);
                 assert_eq!(snapshot(&dir), expected);
                 steps = k;
                 break;
@@ -403,7 +403,7 @@ fn stopped_at_every_step(matches: bool) {
         let stopped = snapshot(&dir);
         match write_run(&mut RealDisk, &experiment, &info, &dir, false) {
             Ok(finish) => {
-                assert_eq!(finish, complete, "step {k}");
+                assert_eq!(untimed(finish), complete, "step {k}");
                 restarted += 1;
             }
             Err(e) => {
@@ -416,7 +416,7 @@ fn stopped_at_every_step(matches: bool) {
                 );
                 let finish = write_run(&mut RealDisk, &experiment, &info, &dir, true)
                     .unwrap_or_else(|e| panic!("step {k}: {e}"));
-                assert_eq!(finish, complete, "step {k}");
+                assert_eq!(untimed(finish), complete, "step {k}");
             }
         }
         assert!(snapshot(&dir) == expected, "step {k}: the files differ");

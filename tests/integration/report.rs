@@ -105,6 +105,16 @@ fn compare_writes_every_chart_table_and_page() {
         );
     }
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    // Every row of every table has as many cells as its header.
+    let mut header_cells = None;
+    for line in md.lines() {
+        let cells = line.starts_with('|').then(|| line.matches('|').count());
+        match (cells, header_cells) {
+            (Some(n), None) => header_cells = Some(n),
+            (Some(n), Some(h)) => assert_eq!(n, h, "a row that does not fit its header: {line}"),
+            (None, _) => header_cells = None,
+        }
+    }
     assert!(md.contains("sowlab compare variants/hoyito-i.sow variants/oware.sow --games 30"));
     assert!(md.contains("![") && md.contains("rates-random-vs-random-2.png"));
     assert!(md.contains("### South random, North greedy (seat order 2)"));
@@ -120,8 +130,34 @@ fn compare_writes_every_chart_table_and_page() {
         "SVG prologs must not stand inside HTML"
     );
     let rows = comparison(&out);
-    // One pair of variants in each of four seatings.
-    assert_eq!(rows.iter().filter(|r| r.kind == "pair").count(), 4);
+    // One pair of variants in each of four seatings: a test of South's wins and a paired
+    // difference in moves.
+    for measure in ["south_rate_difference", "moves_difference"] {
+        let pairs = rows
+            .iter()
+            .filter(|r| r.kind == "pair" && r.measure == measure);
+        assert_eq!(pairs.count(), 4, "{measure}");
+    }
+    // The measures of how the games play, per variant and seating, inside their ranges.
+    for (measure, low, high) in [
+        ("completion_rate", 0.0, 1.0),
+        ("seat_balance", -1.0, 1.0),
+        ("decisiveness", 0.0, 1.0),
+        ("forced_move_rate", 0.0, 1.0),
+        ("branching_factor", 1.0, 12.0),
+        ("lead_changes", 0.0, 1000.0),
+    ] {
+        let values: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.kind == "variant" && r.measure == measure)
+            .map(|r| r.value)
+            .collect();
+        assert_eq!(values.len(), 8, "{measure}: two variants in four seatings");
+        assert!(
+            values.iter().all(|v| (low..=high).contains(v)),
+            "{measure}: {values:?}"
+        );
+    }
     assert!(rows.iter().all(|r| {
         let (a, b) = r.pairing.split_once(',').unwrap();
         let seated = if r.seat_order == 0 { (a, b) } else { (b, a) };
@@ -163,7 +199,10 @@ fn comparing_two_readings_of_ayoayo_states_whether_they_differ() {
         .assert()
         .success();
     let rows = comparison(&out);
-    let pair = rows.iter().find(|r| r.kind == "pair").expect("one pair");
+    let pair = rows
+        .iter()
+        .find(|r| r.measure == "south_rate_difference")
+        .expect("one pair");
     assert_eq!(
         (pair.variant.as_str(), pair.other.as_str()),
         ("Ayoayo", "Ayoayo (R7: lone seed captured)")

@@ -41,3 +41,17 @@ pub fn assert_golden(relative: &str, text: &str) {
     let expected = std::fs::read_to_string(&golden).unwrap_or_default();
     assert_eq!(text, expected, "the output differs from {relative}");
 }
+
+/// A run's finish without the seconds its cells took, which no two runs share: what two runs
+/// of one experiment must agree on.
+pub fn untimed(finish: sowlab::sim::output::Finish) -> sowlab::sim::output::Finish {
+    use sowlab::sim::output::Finish;
+    match finish {
+        Finish::Complete { units, rounds, .. } => Finish::Complete {
+            units,
+            rounds,
+            seconds: Vec::new(),
+        },
+        other => other,
+    }
+}

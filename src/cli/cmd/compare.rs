@@ -25,7 +25,7 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
         repeated("--set", &args.set),
         scoring_flag(args.score_unfinished)
     );
-    build(&plan, &args.out, args.run.threads, console, |dir| {
+    build(&plan, &args.out, args.run.threads, console, |dir, _| {
         report::compare::write(dir, &command, args.score_unfinished)
     })
 }
@@ -82,7 +82,7 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     );
     // A grid has no single `simulate` command; the sweep's own reproduces it.
     plan.info.command = command.clone();
-    build(&plan, &args.out, args.run.threads, console, |dir| {
+    build(&plan, &args.out, args.run.threads, console, |dir, _| {
         report::sweep::write(dir, &command, &swept, args.score_unfinished)
     })
 }
@@ -131,8 +131,8 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
             Err(e) => format!("not solved: {e}"),
         })
         .collect();
-    build(&plan, &args.out, args.threads, console, |dir| {
-        report::balance::write(dir, &command, &ladder, &exact)
+    build(&plan, &args.out, args.threads, console, |dir, seconds| {
+        report::balance::write(dir, &command, &ladder, &exact, seconds)
     })
 }
 
@@ -169,7 +169,7 @@ fn build(
     out: &Path,
     threads: Option<usize>,
     console: &mut Console<'_>,
-    report: impl FnOnce(&mut OutDir) -> Result<(), ReportError>,
+    report: impl FnOnce(&mut OutDir, &[f64]) -> Result<(), ReportError>,
 ) -> Result<Outcome, Error> {
     let (scratch, old) = beside(out);
     // Refused before any game is played.
@@ -186,17 +186,22 @@ fn build(
     })?;
     // What a stopped or failed run left there.
     dir.clear()?;
-    let (units, rounds) = match execute(plan, None, &mut dir, false, threads, console.terminal)? {
-        Finish::Complete { units, rounds } => (units, rounds),
-        Finish::Unchanged { units } => (units, 0),
-        Finish::Interrupted { done } => {
-            return Err(Error::InterruptedReport {
-                done,
-                out: out.to_path_buf(),
-            })
-        }
-    };
-    report(&mut dir)?;
+    let (units, rounds, seconds) =
+        match execute(plan, None, &mut dir, false, threads, console.terminal)? {
+            Finish::Complete {
+                units,
+                rounds,
+                seconds,
+            } => (units, rounds, seconds),
+            Finish::Unchanged { units } => (units, 0, Vec::new()),
+            Finish::Interrupted { done } => {
+                return Err(Error::InterruptedReport {
+                    done,
+                    out: out.to_path_buf(),
+                })
+            }
+        };
+    report(&mut dir, &seconds)?;
     if old.exists() {
         OutDir::open(&old, Kind::Report)?.remove()?;
     }

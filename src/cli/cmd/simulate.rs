@@ -193,7 +193,7 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
     )?;
     let files = dir.finish()?;
     let (what, units, rounds) = match finish {
-        Finish::Complete { units, rounds } => (Wrote::Files, units, rounds),
+        Finish::Complete { units, rounds, .. } => (Wrote::Files, units, rounds),
         Finish::Unchanged { units } => (Wrote::Nothing, units, 0),
         Finish::Interrupted { done } => return Err(Error::Interrupted { done }),
     };
