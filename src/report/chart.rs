@@ -98,8 +98,11 @@ pub struct Chart {
 const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 620;
 /// The legend's column, right of the plot: a legend never covers data.
-const LEGEND: u32 = 270;
+const LEGEND: u32 = 300;
 const FONT: &str = "sans-serif";
+/// Text sizes in pixels, large enough to read when a chart is printed a column wide.
+const TEXT: u32 = 18;
+const AXIS_TEXT: u32 = 20;
 
 /// Colour-blind-friendly colours (Okabe–Ito), ordered so that the first five differ in grey
 /// level too (luminance about 59, 162, 106, 0 and 213 of 255, then 151, 158 and 119): series
@@ -233,12 +236,12 @@ fn legend<DB: DrawingBackend>(
     keys: &[(&str, Key)],
     stacked: bool,
 ) -> Drawn<DB> {
-    let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let style = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     let count = keys.len();
     for (row, &(name, key)) in keys.iter().enumerate() {
         // A stacked chart lists its layers top first; their colours count from the bottom.
         let k = if stacked { count - 1 - row } else { row };
-        let y = 40 + 28 * row as i32;
+        let y = 40 + 30 * row as i32;
         let c = color(k);
         match key {
             Key::Box => {
@@ -321,10 +324,10 @@ fn category_chart<'a, DB: DrawingBackend>(
         .disable_x_mesh()
         .x_labels(0)
         .y_desc(&chart.y_label)
-        .label_style((FONT, 15))
-        .axis_desc_style((FONT, 16))
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS_TEXT))
         .draw()?;
-    let style = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    let style = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
     for (i, name) in categories.iter().enumerate() {
         let (x, y) = ctx.backend_coord(&(i as f64, y.0));
         area.draw(&Text::new(name.clone(), (x, y + 10), style.clone()))?;
@@ -483,8 +486,8 @@ fn line_chart<DB: DrawingBackend>(
         .x_label_formatter(&|x| tick(*x))
         .y_desc(&chart.y_label)
         .y_label_formatter(&y_format)
-        .label_style((FONT, 15))
-        .axis_desc_style((FONT, 16));
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, AXIS_TEXT));
     if log {
         // One tick per power of ten.
         mesh.y_labels((y_max - y_min) as usize + 1);
