@@ -552,6 +552,7 @@ impl<'r> Game<'r> {
 
     /// What the interpreter needs to know of move `mv`; `None` if its hole cannot be sown in
     /// the direction it asks.
+    #[inline]
     fn context(&self, mv: usize) -> Option<Context> {
         let hole = mv % CLOCKWISE;
         let clockwise = mv >= CLOCKWISE;
@@ -812,7 +813,12 @@ impl<'r> Game<'r> {
             self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
             return report;
         }
-        if let Some((reason, award, winner)) = self.end_after_move(mover) {
+        let ended = if self.rules.dispatch.ends_after_move {
+            self.end_after_move(mover)
+        } else {
+            None
+        };
+        if let Some((reason, award, winner)) = ended {
             self.finish(reason, award, 0, winner);
             return report;
         }
@@ -828,7 +834,7 @@ impl<'r> Game<'r> {
     }
 
     /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
-    /// when a rule names one.
+    /// when a rule names one. `Dispatch::ends_after_move` says whether any of them applies.
     fn end_after_move(&self, mover: Side) -> Option<(EndReason, Award, Option<Option<Side>>)> {
         let ending = &self.rules.program.ending;
         let position = &self.position;

@@ -473,8 +473,11 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             }
             Relay::NextHole => unreachable!("a next-hole relay is not plain"),
         }
-        if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
-            return Ok(flow);
+        // Most variants have no move-end captures: no call for an empty list.
+        if !dispatch.move_end.is_empty() {
+            if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
+                return Ok(flow);
+            }
         }
         if F::RICH && dispatch.houses {
             if let Some(flow) = self.houses(Trigger::MoveEnd, at) {

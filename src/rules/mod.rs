@@ -88,6 +88,8 @@ pub struct Dispatch {
     /// The variant uses only the sources' own rule families (see `engine::sow`), so the
     /// engine can run its plain loop.
     pub plain: bool,
+    /// Some end rule is looked at once a move is over (see `Game::end_after_move`).
+    pub ends_after_move: bool,
 }
 
 impl Dispatch {
@@ -157,8 +159,18 @@ impl Dispatch {
                     )
                     && c.from_move == 1
             });
+        let ending = &program.ending;
+        let ends_after_move = ending.scoring == Scoring::EmptiedWins
+            || ending
+                .last_seeds
+                .is_some_and(|r| r.check == LastSeedsCheck::AfterMove)
+            || ending.majority.is_some()
+            || ending.empty_row.is_some()
+            || ending.singletons.is_some()
+            || ending.quiet.is_some();
         Dispatch {
             plain,
+            ends_after_move,
             candidates_legal,
             sown_stores,
             track_first_lap,
