@@ -479,8 +479,16 @@ impl<'r> Game<'r> {
             hole: mv,
             reason: Refusal::Direction,
         })?;
-        let sown = sow(self.rules, &mut position, mv % CLOCKWISE, ctx, sink)
-            .map_err(|reason| PlayError { hole: mv, reason })?;
+        let mut sown = Sown::default();
+        sow(
+            self.rules,
+            &mut position,
+            mv % CLOCKWISE,
+            ctx,
+            sink,
+            &mut sown,
+        )
+        .map_err(|reason| PlayError { hole: mv, reason })?;
         if let Some((side, seeds)) = sown.last_seeds {
             let on_board: u32 = position.board_seeds();
             sink.event(Event::LastSeeds {
@@ -543,10 +551,11 @@ impl<'r> Game<'r> {
         }
         let mut after = self.position;
         let ctx = self.context(mv).expect("checked above");
-        match sow(self.rules, &mut after, hole, ctx, &mut ()) {
+        let mut sown = Sown::default();
+        match sow(self.rules, &mut after, hole, ctx, &mut (), &mut sown) {
             Err(reason) => reason,
-            Ok(sown) if !self.passes_filter(hole, &after, &sown) => Refusal::MoveFilter,
-            Ok(_) => Refusal::DoesNotFeed,
+            Ok(()) if !self.passes_filter(hole, &after, &sown) => Refusal::MoveFilter,
+            Ok(()) => Refusal::DoesNotFeed,
         }
     }
 
@@ -711,16 +720,15 @@ impl<'r> Game<'r> {
         // Sow straight into the turn's slot for this move: no copy on the hot path.
         let (after, kept) = &mut turn.results[mv];
         *after = self.position;
-        match sow(rules, after, mv % CLOCKWISE, ctx, &mut ()) {
-            Ok(sown) => {
-                *kept = sown;
-                let filtered = self.passes_filter(mv % CLOCKWISE, &self.turn.results[mv].0, &sown);
-                let turn = &mut *self.turn;
-                if !filtered {
-                } else if turn.must_feed && !feeds(rules, &turn.results[mv].0, &sown, side) {
-                    turn.not_feeding |= bit;
+        match sow(rules, after, mv % CLOCKWISE, ctx, &mut (), kept) {
+            Ok(()) => {
+                let (after, sown) = &self.turn.results[mv];
+                if !self.passes_filter(mv % CLOCKWISE, after, sown) {
+                    // Refused by the move filter.
+                } else if self.turn.must_feed && !feeds(rules, after, sown, side) {
+                    self.turn.not_feeding |= bit;
                 } else {
-                    turn.legal |= bit;
+                    self.turn.legal |= bit;
                 }
             }
             // A sowing that reaches the drop cap is taken for an endless one: the cap is there

@@ -72,6 +72,8 @@ pub struct Dispatch {
     pub passing_counts: CountTest,
     /// Counts that may satisfy some `lap_end` rule.
     pub lap_end_counts: CountTest,
+    /// Counts that may satisfy some `move_end` rule (none when there is none).
+    pub move_end_counts: CountTest,
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
     /// endless sowing, no drop cap within reach), no forbidden grand slam, no move filter.
     pub candidates_legal: bool,
@@ -100,16 +102,11 @@ impl Dispatch {
                 .filter(|&i| wanted.contains(&captures[i].trigger))
                 .collect()
         };
+        // Every capture rule tests its condition on the hole sown into before anything else
+        // (`Sower::capture`), so a count none of a list's rules accepts skips the whole list.
         let counts = |rules: &[usize]| {
             rules.iter().fold(CountTest::NONE, |acc, &i| {
-                // A rule that looks beyond the hole's own count, or takes from elsewhere, is
-                // tried whatever the count.
-                let c = &captures[i];
-                if matches!(c.target.base, Base::Every(_)) || !c.condition.is_count_only() {
-                    CountTest::ANY
-                } else {
-                    acc.or(c.condition.count)
-                }
+                acc.or(captures[i].condition.count)
             })
         };
         let passing = select(&[Trigger::EveryDrop, Trigger::PassingDrop]);
@@ -184,6 +181,7 @@ impl Dispatch {
             houses,
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
+            move_end_counts: counts(&move_end),
             passing,
             lap_end,
             move_end,
