@@ -659,6 +659,28 @@ impl<'r> Game<'r> {
     fn open_turn(&mut self, side: Side) {
         let rules = self.rules;
         self.position.to_move = side;
+        // Most variants play any non-empty open hole: no need to look at the rules below.
+        let candidates = if rules.dispatch.plain_turns {
+            self.position.candidates(side, 1)
+        } else {
+            self.ruled_candidates(side)
+        };
+        let turn = &mut *self.turn;
+        turn.candidates = candidates;
+        turn.examined = 0;
+        turn.legal = 0;
+        turn.must_feed = rules
+            .program
+            .feeding
+            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
+        turn.not_feeding = 0;
+        turn.drawn = None;
+    }
+
+    /// The moves `side`, to move, may try under the minimum seeds, the opening, the first-move
+    /// rule and the choice of direction.
+    fn ruled_candidates(&self, side: Side) -> u64 {
+        let rules = self.rules;
         let sowing = &rules.program.sowing;
         let mut holes = self.position.candidates(side, self.min_seeds(side));
         let played = self.stats.moves as usize;
@@ -672,7 +694,7 @@ impl<'r> Game<'r> {
             };
             holes &= u64::from(first.places) << start;
         }
-        let candidates = if sowing.direction.has_choice() {
+        if sowing.direction.has_choice() {
             let mut moves = 0;
             let mut rest = holes;
             while rest != 0 {
@@ -687,17 +709,7 @@ impl<'r> Game<'r> {
             moves
         } else {
             holes
-        };
-        let turn = &mut *self.turn;
-        turn.candidates = candidates;
-        turn.examined = 0;
-        turn.legal = 0;
-        turn.must_feed = rules
-            .program
-            .feeding
-            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
-        turn.not_feeding = 0;
-        turn.drawn = None;
+        }
     }
 
     /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.
@@ -955,7 +967,7 @@ impl<'r> Game<'r> {
             }
         }
         let ending = &rules.program.ending;
-        if self.history.record(self.position) >= usize::from(ending.repetition) {
+        if self.history.record(&self.position) >= usize::from(ending.repetition) {
             return self.finish(EndReason::Repetition, ending.repetition_award, 0, None);
         }
         if self.stats.moves >= ending.move_cap {
@@ -1093,7 +1105,7 @@ struct History {
 
 impl History {
     /// Records `position` and returns how many times it has now occurred.
-    fn record(&mut self, position: Position) -> usize {
+    fn record(&mut self, position: &Position) -> usize {
         if self
             .positions
             .last()
@@ -1104,11 +1116,11 @@ impl History {
             self.seen = [0; 32];
         }
         let fingerprint = position.fingerprint();
-        self.positions.push((fingerprint, position));
+        self.positions.push((fingerprint, *position));
         let count = || {
             self.positions
                 .iter()
-                .filter(|(f, p)| *f == fingerprint && *p == position)
+                .filter(|(f, p)| *f == fingerprint && p == position)
                 .count()
         };
         // Short stretches are scanned, when the filter cannot rule a repeat out; long ones

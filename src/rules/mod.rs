@@ -92,6 +92,9 @@ pub struct Dispatch {
     pub plain: bool,
     /// Some end rule is looked at once a move is over (see `Game::end_after_move`).
     pub ends_after_move: bool,
+    /// A turn's candidates are the mover's non-empty open holes: no minimum above one seed,
+    /// no opening, no first-move rule, no choice of direction.
+    pub plain_turns: bool,
 }
 
 impl Dispatch {
@@ -165,9 +168,14 @@ impl Dispatch {
             || ending.empty_row.is_some()
             || ending.singletons.is_some()
             || ending.quiet.is_some();
+        let plain_turns = sowing.min_seeds <= 1
+            && sowing.opening.is_empty()
+            && sowing.first_move.is_none()
+            && !sowing.direction.has_choice();
         Dispatch {
             plain,
             ends_after_move,
+            plain_turns,
             candidates_legal,
             sown_stores,
             track_first_lap,
