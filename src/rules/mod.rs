@@ -90,7 +90,8 @@ pub struct Dispatch {
     /// The variant uses only the sources' own rule families (see `engine::sow`), so the
     /// engine can run its plain loop.
     pub plain: bool,
-    /// Some end rule is looked at once a move is over (see `Game::end_after_move`).
+    /// Some end rule is looked at once a move is over: one of those `Game::end_after_move`
+    /// checks, which must all be listed here.
     pub ends_after_move: bool,
     /// A turn's candidates are the mover's non-empty open holes: no minimum above one seed,
     /// no opening, no first-move rule, no choice of direction.
