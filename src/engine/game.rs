@@ -482,8 +482,16 @@ impl<'r> Game<'r> {
             hole: mv,
             reason: Refusal::Direction,
         })?;
-        let sown = sow(self.rules, &mut position, mv % CLOCKWISE, ctx, sink)
-            .map_err(|reason| PlayError { hole: mv, reason })?;
+        let mut sown = Sown::default();
+        sow(
+            self.rules,
+            &mut position,
+            mv % CLOCKWISE,
+            ctx,
+            sink,
+            &mut sown,
+        )
+        .map_err(|reason| PlayError { hole: mv, reason })?;
         if let Some((side, seeds)) = sown.last_seeds {
             let on_board: u32 = position.board_seeds();
             sink.event(Event::LastSeeds {
@@ -546,15 +554,17 @@ impl<'r> Game<'r> {
         }
         let mut after = self.position;
         let ctx = self.context(mv).expect("checked above");
-        match sow(self.rules, &mut after, hole, ctx, &mut ()) {
+        let mut sown = Sown::default();
+        match sow(self.rules, &mut after, hole, ctx, &mut (), &mut sown) {
             Err(reason) => reason,
-            Ok(sown) if !self.passes_filter(hole, &after, &sown) => Refusal::MoveFilter,
-            Ok(_) => Refusal::DoesNotFeed,
+            Ok(()) if !self.passes_filter(hole, &after, &sown) => Refusal::MoveFilter,
+            Ok(()) => Refusal::DoesNotFeed,
         }
     }
 
     /// What the interpreter needs to know of move `mv`; `None` if its hole cannot be sown in
     /// the direction it asks.
+    #[inline]
     fn context(&self, mv: usize) -> Option<Context> {
         let hole = mv % CLOCKWISE;
         let clockwise = mv >= CLOCKWISE;
@@ -653,6 +663,34 @@ impl<'r> Game<'r> {
     fn open_turn(&mut self, side: Side) {
         let rules = self.rules;
         self.position.to_move = side;
+        // Most variants play any non-empty open hole: no need to look at the rules below.
+        let candidates = if rules.dispatch.plain_turns {
+            self.position.candidates(side, 1)
+        } else {
+            self.ruled_candidates(side)
+        };
+        let turn = &mut *self.turn;
+        turn.candidates = candidates;
+        turn.examined = 0;
+        turn.legal = 0;
+        turn.must_feed = rules
+            .program
+            .feeding
+            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
+        turn.not_feeding = 0;
+        turn.drawn = None;
+        // Judged once a turn, on the position the turn starts from.
+        turn.bear_off = rules
+            .program
+            .sowing
+            .bear_off
+            .is_some_and(|most| self.position.board().iter().all(|&n| n <= most));
+    }
+
+    /// The moves `side`, to move, may try under the minimum seeds, the opening, the first-move
+    /// rule and the choice of direction.
+    fn ruled_candidates(&self, side: Side) -> u64 {
+        let rules = self.rules;
         let sowing = &rules.program.sowing;
         let mut holes = self.position.candidates(side, self.min_seeds(side));
         let played = self.stats.moves as usize;
@@ -666,7 +704,7 @@ impl<'r> Game<'r> {
             };
             holes &= u64::from(first.places) << start;
         }
-        let candidates = if sowing.direction.has_choice() {
+        if sowing.direction.has_choice() {
             let mut moves = 0;
             let mut rest = holes;
             while rest != 0 {
@@ -681,21 +719,7 @@ impl<'r> Game<'r> {
             moves
         } else {
             holes
-        };
-        let turn = &mut *self.turn;
-        turn.candidates = candidates;
-        turn.examined = 0;
-        turn.legal = 0;
-        turn.must_feed = rules
-            .program
-            .feeding
-            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
-        turn.not_feeding = 0;
-        turn.drawn = None;
-        // Judged once a turn, on the position the turn starts from.
-        turn.bear_off = sowing
-            .bear_off
-            .is_some_and(|most| self.position.board().iter().all(|&n| n <= most));
+        }
     }
 
     /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.
@@ -718,16 +742,15 @@ impl<'r> Game<'r> {
         // Sow straight into the turn's slot for this move: no copy on the hot path.
         let (after, kept) = &mut turn.results[mv];
         *after = self.position;
-        match sow(rules, after, mv % CLOCKWISE, ctx, &mut ()) {
-            Ok(sown) => {
-                *kept = sown;
-                let filtered = self.passes_filter(mv % CLOCKWISE, &self.turn.results[mv].0, &sown);
-                let turn = &mut *self.turn;
-                if !filtered {
-                } else if turn.must_feed && !feeds(rules, &turn.results[mv].0, &sown, side) {
-                    turn.not_feeding |= bit;
+        match sow(rules, after, mv % CLOCKWISE, ctx, &mut (), kept) {
+            Ok(()) => {
+                let (after, sown) = &self.turn.results[mv];
+                if !self.passes_filter(mv % CLOCKWISE, after, sown) {
+                    // Refused by the move filter.
+                } else if self.turn.must_feed && !feeds(rules, after, sown, side) {
+                    self.turn.not_feeding |= bit;
                 } else {
-                    turn.legal |= bit;
+                    self.turn.legal |= bit;
                 }
             }
             // A sowing that reaches the drop cap is taken for an endless one: the cap is there
@@ -820,7 +843,12 @@ impl<'r> Game<'r> {
             self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
             return report;
         }
-        if let Some((reason, award, winner)) = self.end_after_move(mover) {
+        let ended = if self.rules.dispatch.ends_after_move {
+            self.end_after_move(mover)
+        } else {
+            None
+        };
+        if let Some((reason, award, winner)) = ended {
             self.finish(reason, award, 0, winner);
             return report;
         }
@@ -836,7 +864,7 @@ impl<'r> Game<'r> {
     }
 
     /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
-    /// when a rule names one.
+    /// when a rule names one. `Dispatch::ends_after_move` says whether any of them applies.
     fn end_after_move(&self, mover: Side) -> Option<(EndReason, Award, Option<Option<Side>>)> {
         let ending = &self.rules.program.ending;
         let position = &self.position;
@@ -949,7 +977,7 @@ impl<'r> Game<'r> {
             }
         }
         let ending = &rules.program.ending;
-        if self.history.record(self.position) >= usize::from(ending.repetition) {
+        if self.history.record(&self.position) >= usize::from(ending.repetition) {
             return self.finish(EndReason::Repetition, ending.repetition_award, 0, None);
         }
         if self.stats.moves >= ending.move_cap {
@@ -1087,7 +1115,7 @@ struct History {
 
 impl History {
     /// Records `position` and returns how many times it has now occurred.
-    fn record(&mut self, position: Position) -> usize {
+    fn record(&mut self, position: &Position) -> usize {
         if self
             .positions
             .last()
@@ -1098,11 +1126,11 @@ impl History {
             self.seen = [0; 32];
         }
         let fingerprint = position.fingerprint();
-        self.positions.push((fingerprint, position));
+        self.positions.push((fingerprint, *position));
         let count = || {
             self.positions
                 .iter()
-                .filter(|(f, p)| *f == fingerprint && *p == position)
+                .filter(|(f, p)| *f == fingerprint && p == position)
                 .count()
         };
         // Short stretches are scanned, when the filter cannot rule a repeat out; long ones

@@ -141,7 +141,9 @@ enum Flow {
     Over,
 }
 
-/// Sows `hole` for the player to move. On `Err` the position is garbage: callers sow on a copy.
+/// Sows `hole` for the player to move, telling what it did in `out`. On `Err` the position
+/// and `out` are garbage: callers sow on a copy. `out` is the caller's, so that the engine's
+/// turn cache is filled in place.
 #[inline]
 pub(crate) fn sow<S: EventSink>(
     rules: &Rules,
@@ -149,11 +151,12 @@ pub(crate) fn sow<S: EventSink>(
     hole: usize,
     ctx: Context,
     sink: &mut S,
-) -> Result<Sown, Refusal> {
+    out: &mut Sown,
+) -> Result<(), Refusal> {
     if rules.dispatch.plain {
-        sow_with::<S, Plain>(rules, pos, hole, ctx, sink)
+        sow_with::<S, Plain>(rules, pos, hole, ctx, sink, out)
     } else {
-        sow_with::<S, Rich>(rules, pos, hole, ctx, sink)
+        sow_with::<S, Rich>(rules, pos, hole, ctx, sink, out)
     }
 }
 
@@ -164,7 +167,8 @@ fn sow_with<S: EventSink, F: Families>(
     hole: usize,
     ctx: Context,
     sink: &mut S,
-) -> Result<Sown, Refusal> {
+    out: &mut Sown,
+) -> Result<(), Refusal> {
     let mover = pos.to_move;
     // Bearing off is only another table: the loop itself never looks for it.
     let tables = if ctx.bear_off {
@@ -172,7 +176,11 @@ fn sow_with<S: EventSink, F: Families>(
     } else {
         &rules.geometry.next
     };
-    let mut sower = Sower::<S, F> {
+    *out = Sown {
+        laps: 1,
+        ..Sown::default()
+    };
+    Sower::<S, F> {
         families: std::marker::PhantomData,
         rules,
         next: &tables[ctx.direction.index()][mover.index()],
@@ -181,13 +189,9 @@ fn sow_with<S: EventSink, F: Families>(
         ctx,
         pos,
         sink,
-        out: Sown {
-            laps: 1,
-            ..Sown::default()
-        },
-    };
-    sower.sow(hole)?;
-    Ok(sower.out)
+        out,
+    }
+    .sow(hole)
 }
 
 struct Sower<'a, S, F> {
@@ -201,7 +205,7 @@ struct Sower<'a, S, F> {
     d: usize,
     mover: Side,
     ctx: Context,
-    out: Sown,
+    out: &'a mut Sown,
 }
 
 impl<S: EventSink, F: Families> Sower<'_, S, F> {
@@ -481,8 +485,10 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             }
             Relay::NextHole => unreachable!("a next-hole relay is not plain"),
         }
-        if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
-            return Ok(flow);
+        if dispatch.move_end_counts.passes(self.pos.seeds[at]) {
+            if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
+                return Ok(flow);
+            }
         }
         if F::RICH && dispatch.houses {
             if let Some(flow) = self.houses(Trigger::MoveEnd, at) {

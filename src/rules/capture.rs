@@ -242,14 +242,6 @@ impl Condition {
         opposite_equal: false,
         next: CountTest::ANY,
     };
-
-    /// Whether the condition looks at anything but the hole's count.
-    pub fn is_count_only(&self) -> bool {
-        Condition {
-            count: CountTest::ANY,
-            ..*self
-        } == Condition::ALWAYS
-    }
 }
 
 /// Which hole a capture starts from, seen from the hole the rule looks at.

@@ -72,6 +72,8 @@ pub struct Dispatch {
     pub passing_counts: CountTest,
     /// Counts that may satisfy some `lap_end` rule.
     pub lap_end_counts: CountTest,
+    /// Counts that may satisfy some `move_end` rule (none when there is none).
+    pub move_end_counts: CountTest,
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
     /// endless sowing, no drop cap within reach), no forbidden grand slam, no move filter.
     pub candidates_legal: bool,
@@ -88,6 +90,12 @@ pub struct Dispatch {
     /// The variant uses only the sources' own rule families (see `engine::sow`), so the
     /// engine can run its plain loop.
     pub plain: bool,
+    /// Some end rule is looked at once a move is over: one of those `Game::end_after_move`
+    /// checks, which must all be listed here.
+    pub ends_after_move: bool,
+    /// A turn's candidates are the mover's non-empty open holes: no minimum above one seed,
+    /// no opening, no first-move rule, no choice of direction.
+    pub plain_turns: bool,
 }
 
 impl Dispatch {
@@ -98,16 +106,11 @@ impl Dispatch {
                 .filter(|&i| wanted.contains(&captures[i].trigger))
                 .collect()
         };
+        // Every capture rule tests its condition on the hole sown into before anything else
+        // (`Sower::capture`), so a count none of a list's rules accepts skips the whole list.
         let counts = |rules: &[usize]| {
             rules.iter().fold(CountTest::NONE, |acc, &i| {
-                // A rule that looks beyond the hole's own count, or takes from elsewhere, is
-                // tried whatever the count.
-                let c = &captures[i];
-                if matches!(c.target.base, Base::Every(_)) || !c.condition.is_count_only() {
-                    CountTest::ANY
-                } else {
-                    acc.or(c.condition.count)
-                }
+                acc.or(captures[i].condition.count)
             })
         };
         let passing = select(&[Trigger::EveryDrop, Trigger::PassingDrop]);
@@ -157,8 +160,23 @@ impl Dispatch {
                     )
                     && c.from_move == 1
             });
+        let ending = &program.ending;
+        let ends_after_move = ending.scoring == Scoring::EmptiedWins
+            || ending
+                .last_seeds
+                .is_some_and(|r| r.check == LastSeedsCheck::AfterMove)
+            || ending.majority.is_some()
+            || ending.empty_row.is_some()
+            || ending.singletons.is_some()
+            || ending.quiet.is_some();
+        let plain_turns = sowing.min_seeds <= 1
+            && sowing.opening.is_empty()
+            && sowing.first_move.is_none()
+            && !sowing.direction.has_choice();
         Dispatch {
             plain,
+            ends_after_move,
+            plain_turns,
             candidates_legal,
             sown_stores,
             track_first_lap,
@@ -172,6 +190,7 @@ impl Dispatch {
             houses,
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
+            move_end_counts: counts(&move_end),
             passing,
             lap_end,
             move_end,
