@@ -210,12 +210,14 @@ fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Res
     legend(&side, &keys, stacked).map_err(err)
 }
 
-/// A tick label: whole numbers without decimals.
+/// A tick label: at most two decimals, without trailing zeros (`1`, `0.9`, `0.25`).
 fn tick(x: f64) -> String {
-    if (x - x.round()).abs() < 1e-9 {
-        format!("{}", x.round())
+    let text = format!("{x:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
     } else {
-        format!("{x:.2}")
+        text.into()
     }
 }
 
@@ -323,6 +325,7 @@ fn category_chart<'a, DB: DrawingBackend>(
     ctx.configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
+        .y_label_formatter(&|y| tick(*y))
         .y_desc(&chart.y_label)
         .label_style((FONT, TEXT))
         .axis_desc_style((FONT, AXIS_TEXT))
@@ -542,6 +545,14 @@ mod tests {
         for i in 0..4 {
             assert!(!dashes[..i].contains(&dashes[i]), "{dashes:?}");
         }
+    }
+
+    #[test]
+    fn ticks_drop_trailing_zeros() {
+        assert_eq!(
+            [1.0, 0.9, 0.25, 0.0, -0.001, 250.0, -2.5].map(tick),
+            ["1", "0.9", "0.25", "0", "0", "250", "-2.5"]
+        );
     }
 
     #[test]
