@@ -222,7 +222,7 @@ impl Shards {
                 matches: matches.1,
             },
         };
-        output::commit(disk, &path, &checkpoint)?;
+        output::commit(disk, &path, &checkpoint, None)?;
         Ok(Merged {
             shards: parts.len(),
             units: if whole.matches { matches.1 } else { games.1 },

@@ -348,6 +348,9 @@ pub fn run_on(
     let games_path = partial(&path, GAMES);
     let moves_path = partial(&path, MOVES);
     let matches_path = partial(&path, MATCHES);
+    // A run that plays all its games in this process counts the summary as it writes them; a
+    // resumed one has games from an earlier process, and the commit reads them back instead.
+    let mut summary = start.is_none().then(Summary::default);
     let mut checkpoint = match start {
         Some(c) => c,
         None => {
@@ -401,6 +404,9 @@ pub fn run_on(
                     seconds[cell] += played.seconds;
                 }
                 let rounds = batch.iter().flat_map(|p| &p.games);
+                if let Some(summary) = summary.as_mut() {
+                    rounds.clone().for_each(|game| summary.add(game));
+                }
                 let (bytes, rows) = append(&mut games, &games_path, rounds)?;
                 checkpoint.games_bytes = bytes;
                 checkpoint.rows.games += rows;
@@ -427,7 +433,7 @@ pub fn run_on(
             });
         }
     }
-    commit(disk, &path, &checkpoint)?;
+    commit(disk, &path, &checkpoint, summary.as_ref())?;
     Ok(Finish::Complete {
         units: if info.matches {
             checkpoint.rows.matches
@@ -464,7 +470,8 @@ fn append<'r, T: Serialize + 'r>(
 ///
 /// 1. the checkpoint, saying everything is played (it says so already after the last batch;
 ///    a merge or a run of no games writes its first here);
-/// 2. `summary.csv`, from the games;
+/// 2. `summary.csv`, from the games: `counted` if the caller counted them all as they were
+///    written, else read back from `games.csv`;
 /// 3. `run.json`, with the rows the files hold;
 /// 4. `games.csv.partial` renamed `games.csv`;
 /// 5. `moves.csv.partial` renamed `moves.csv`, and `matches.csv.partial` `matches.csv`;
@@ -476,6 +483,7 @@ pub(crate) fn commit(
     disk: &mut dyn Disk,
     dir: &Path,
     checkpoint: &Checkpoint,
+    counted: Option<&Summary>,
 ) -> Result<(), OutputError> {
     write_checkpoint(disk, dir, checkpoint)?;
     let games = settled(dir, GAMES, checkpoint.games_bytes)?;
@@ -485,7 +493,15 @@ pub(crate) fn commit(
     if checkpoint.run.matches {
         settled(dir, MATCHES, checkpoint.matches_bytes)?;
     }
-    write_summary(disk, &games, &dir.join(SUMMARY))?;
+    let read;
+    let summary = match counted {
+        Some(summary) => summary,
+        None => {
+            read = read_summary(&games)?;
+            &read
+        }
+    };
+    write_summary(disk, summary, &dir.join(SUMMARY))?;
     let run = RunFile {
         run: checkpoint.run.clone(),
         date: checkpoint.date.clone(),
@@ -607,14 +623,18 @@ fn reopen(dir: &Path, path: &Path, length: u64) -> Result<BufWriter<File>, Outpu
     Ok(BufWriter::new(file))
 }
 
-/// Reads `games` (a games CSV, streamed) and writes its summary to `to`: a header alone when
-/// there are no games (a shard may have none).
-fn write_summary(disk: &mut dyn Disk, games: &Path, to: &Path) -> Result<(), OutputError> {
+/// The summary of a games CSV, read back (streamed).
+fn read_summary(games: &Path) -> Result<Summary, OutputError> {
     let mut summary = Summary::default();
     let mut reader = csv::Reader::from_path(games).map_err(csv_error(games))?;
     for record in reader.deserialize::<GameRecord>() {
         summary.add(&record.map_err(csv_error(games))?);
     }
+    Ok(summary)
+}
+
+/// Writes `summary` to `to`: a header alone when there are no games (a shard may have none).
+fn write_summary(disk: &mut dyn Disk, summary: &Summary, to: &Path) -> Result<(), OutputError> {
     let rows = summary.rows();
     let bytes = if rows.is_empty() {
         header::<SummaryRecord>()
