@@ -335,6 +335,7 @@ pub fn mean_interval(sum: f64, squares: f64, n: f64) -> (f64, f64, f64) {
 }
 
 /// One game's moves, gathered as `moves.csv` is read: what the per-game measures need.
+#[derive(Default)]
 struct GameMoves {
     /// Game index and round.
     key: (u64, Option<u16>),
@@ -358,13 +359,7 @@ impl GameMoves {
         GameMoves {
             key,
             winner,
-            moves: 0,
-            legal: 0,
-            forced: 0,
-            leader: 0,
-            lead_changes: 0,
-            last_not_ahead: 0,
-            difference: 0,
+            ..GameMoves::default()
         }
     }
 
@@ -635,7 +630,7 @@ impl Analysis {
 }
 
 /// A run's seatings: each pairing in seat orders 0 and 1.
-fn seatings(info: &RunInfo) -> Vec<Seating> {
+pub(crate) fn seatings(info: &RunInfo) -> Vec<Seating> {
     info.agents
         .iter()
         .flat_map(|p| [0, 1].map(|order| Seating::of(p, order)))

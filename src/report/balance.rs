@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::analysis::mean_interval;
+use super::analysis::{mean_interval, seatings};
 use super::chart::{self, Bars, Chart, Plot, Scale};
 use super::compare::{percent, with_interval, write_table};
 use super::document::{self, Block};
@@ -121,17 +121,17 @@ pub fn write(
 ) -> Result<(), ReportError> {
     let file = read_run(dir.path())?;
     let mut cells = read_cells(dir.path())?;
-    // The run's cells in unit order: variant, then pairing, then seat order.
-    let played = file.run.variants.iter().flat_map(|v| {
-        file.run.agents.iter().flat_map(move |pairing| {
-            let (a, b) = pairing.split_once(',').unwrap_or((pairing, pairing));
-            [(v.name.as_str(), a, b), (v.name.as_str(), b, a)]
-        })
-    });
-    for ((variant, south, north), &s) in played.zip(seconds) {
+    // The run's cells in unit order: variant, then its seatings.
+    let seatings = seatings(&file.run);
+    let played = file
+        .run
+        .variants
+        .iter()
+        .flat_map(|v| seatings.iter().map(move |s| (v.name.as_str(), s)));
+    for ((variant, seating), &s) in played.zip(seconds) {
         if let Some(cell) = cells
             .iter_mut()
-            .find(|c| c.variant == variant && c.south == south && c.north == north)
+            .find(|c| c.variant == variant && c.south == seating.south && c.north == seating.north)
         {
             cell.seconds += s;
         }

@@ -458,9 +458,10 @@ fn pairing_section(
         groups
             .iter()
             .map(|g| {
-                let from_moves = |values| {
+                // Measures read from moves.csv: a dash where the run did not write it.
+                let from_moves = |text: String| {
                     if g.branching_factor.count() > 0 {
-                        number(values)
+                        text
                     } else {
                         "–".to_string()
                     }
@@ -470,14 +471,10 @@ fn pairing_section(
                     with_interval(g.share(g.games - g.unfinished)),
                     signed_points(g.seat_balance()),
                     number(g.margin.interval()),
-                    from_moves(g.decisiveness.interval()),
-                    from_moves(g.lead_changes.interval()),
-                    from_moves(g.branching_factor.interval(Z95)),
-                    if g.forced.count() > 0 {
-                        with_interval(g.forced.interval(Z95))
-                    } else {
-                        "–".to_string()
-                    },
+                    from_moves(number(g.decisiveness.interval())),
+                    from_moves(number(g.lead_changes.interval())),
+                    from_moves(number(g.branching_factor.interval(Z95))),
+                    from_moves(with_interval(g.forced.interval(Z95))),
                     number(g.player_turns.interval()),
                 ]
             })
