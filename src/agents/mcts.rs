@@ -45,8 +45,9 @@ impl Agent for Mcts {
             visits: 0.0,
             wins: 0.0,
         }];
+        let mut state = game.clone();
         for _ in 0..self.iterations {
-            let mut state = game.clone();
+            state.clone_from(game);
             let mut path = vec![0];
             let mut at = 0;
             // Select.

@@ -187,7 +187,7 @@ pub struct PlayError {
 /// What is known of the moves of the player to move this turn. Moves are sown only when
 /// needed (to find whether any move exists, or when chosen), so a random game sows about two
 /// holes per move instead of every candidate.
-#[derive(Clone)]
+#[derive(Default)]
 struct Turn {
     /// The moves the player to move could make, as a bit mask (holes; `CLOCKWISE` above them).
     candidates: u64,
@@ -208,7 +208,6 @@ struct Turn {
 }
 
 /// A game: the rules, the position, and everything the end rules need.
-#[derive(Clone)]
 pub struct Game<'r> {
     rules: &'r Rules,
     position: Position,
@@ -228,7 +227,49 @@ pub struct Game<'r> {
     history: History,
     round: u16,
     previous_winner: Option<Side>,
-    turn: Box<Turn>,
+    turn: Turn,
+}
+
+// Cloned by hand so that `clone_from` keeps the turn cache's and the history's allocations:
+// MCTS starts every playout from a copy of the game, and a simulation every game from a
+// copy of the start.
+impl Clone for Turn {
+    fn clone(&self) -> Turn {
+        Turn {
+            results: self.results.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Turn) {
+        let mut results = std::mem::take(&mut self.results);
+        results.clone_from(&source.results);
+        *self = Turn { results, ..*source };
+    }
+}
+
+impl Clone for Game<'_> {
+    fn clone(&self) -> Self {
+        Game {
+            history: self.history.clone(),
+            turn: self.turn.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let (mut history, mut turn) = (
+            std::mem::take(&mut self.history),
+            std::mem::take(&mut self.turn),
+        );
+        history.clone_from(&source.history);
+        turn.clone_from(&source.turn);
+        *self = Game {
+            history,
+            turn,
+            ..*source
+        };
+    }
 }
 
 impl<'r> Game<'r> {
@@ -272,19 +313,32 @@ impl<'r> Game<'r> {
             },
             round,
             previous_winner,
-            turn: Box::new(Turn {
-                candidates: 0,
-                examined: 0,
-                legal: 0,
-                must_feed: false,
-                not_feeding: 0,
-                drawn: None,
-                bear_off: false,
+            turn: Turn {
                 results: vec![(position, Sown::default()); slots],
-            }),
+                ..Turn::default()
+            },
         };
-        game.start_turn(position.to_move);
+        game.reset(position, round, previous_winner);
         game
+    }
+
+    /// Starts round `round` of the same rules over again from `position`, as
+    /// [`Game::for_round`] would, keeping this game's allocations (a match's next round).
+    pub(crate) fn reset(&mut self, position: Position, round: u16, previous_winner: Option<Side>) {
+        self.position = position;
+        self.stats = GameStats::default();
+        self.last_capturer = None;
+        self.last_mover = None;
+        self.starter = position.to_move;
+        self.quiet = 0;
+        self.capture_turn = false;
+        self.moved = [false; 2];
+        self.outcome = None;
+        self.history.clear();
+        self.round = round;
+        self.previous_winner = previous_winner;
+        // The turn cache needs no clearing: opening the turn forgets what was examined.
+        self.start_turn(position.to_move);
     }
 
     /// The rules.
@@ -669,7 +723,7 @@ impl<'r> Game<'r> {
         } else {
             self.ruled_candidates(side)
         };
-        let turn = &mut *self.turn;
+        let turn = &mut self.turn;
         turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
@@ -724,7 +778,7 @@ impl<'r> Game<'r> {
 
     /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.
     fn examine(&mut self, mv: usize) -> bool {
-        let turn = &mut *self.turn;
+        let turn = &mut self.turn;
         let bit = 1u64 << mv;
         if turn.examined & bit != 0 {
             return turn.legal & bit != 0;
@@ -738,7 +792,7 @@ impl<'r> Game<'r> {
         let Some(ctx) = self.context(mv) else {
             return false;
         };
-        let turn = &mut *self.turn;
+        let turn = &mut self.turn;
         // Sow straight into the turn's slot for this move: no copy on the hot path.
         let (after, kept) = &mut turn.results[mv];
         *after = self.position;
@@ -937,7 +991,7 @@ impl<'r> Game<'r> {
                 match rules.program.feeding.map(|f| f.unfeedable) {
                     Some(Unfeedable::AnyMove) => {
                         // No move feeds: the duty lapses, and the moves it refused are legal.
-                        let turn = &mut *self.turn;
+                        let turn = &mut self.turn;
                         turn.must_feed = false;
                         turn.legal |= turn.not_feeding;
                         turn.not_feeding = 0;
@@ -1102,7 +1156,7 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
 
 /// The positions of a game since its captured totals last changed, for the repetition rule
 /// (R10): captured totals never go down, so no earlier position can occur again.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct History {
     positions: Vec<(u64, Position)>,
     /// A Bloom filter over the fingerprints: most positions are new, and the filter says so
@@ -1113,7 +1167,30 @@ struct History {
     fingerprints: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
 }
 
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            positions: self.positions.clone(),
+            seen: self.seen,
+            fingerprints: self.fingerprints.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &History) {
+        self.positions.clone_from(&source.positions);
+        self.seen = source.seen;
+        self.fingerprints.clone_from(&source.fingerprints);
+    }
+}
+
 impl History {
+    /// Forgets every position.
+    fn clear(&mut self) {
+        self.positions.clear();
+        self.fingerprints.clear();
+        self.seen = [0; 32];
+    }
+
     /// Records `position` and returns how many times it has now occurred.
     fn record(&mut self, position: &Position) -> usize {
         if self
@@ -1121,9 +1198,7 @@ impl History {
             .last()
             .is_some_and(|(_, p)| p.stores() != position.stores())
         {
-            self.positions.clear();
-            self.fingerprints.clear();
-            self.seen = [0; 32];
+            self.clear();
         }
         let fingerprint = position.fingerprint();
         self.positions.push((fingerprint, *position));

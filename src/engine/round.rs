@@ -300,7 +300,7 @@ impl<'r> Match<'r> {
         self.starter = starter;
         self.reserve = reserve;
         let next = Position::for_round(&board, north, closed, starter);
-        self.game = Game::for_round(self.rules, next, round + 1, outcome.winner);
+        self.game.reset(next, round + 1, outcome.winner);
         let refill = NextRound {
             round: round + 1,
             board,
