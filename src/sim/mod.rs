@@ -208,7 +208,7 @@ fn game_record(
         max_laps: stats.max_laps,
         endless_refused: stats.endless_refused,
         drop_cap_hits: stats.drop_cap_hits,
-        end_reason: outcome.reason.class().to_string(),
+        end_reason: outcome.reason.class().name().to_string(),
         end_rule: outcome.reason.name().to_string(),
         match_index: round.map(|_| index),
         round,
