@@ -5,8 +5,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use crate::engine::EndClass;
+use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError, RunInfo};
-use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
+use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
 use crate::sim::stats::{paired_difference, wilson, Ratio, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
@@ -79,8 +81,8 @@ pub struct Group {
     pub south_starts: u64,
     /// Game lengths in moves, sorted.
     pub lengths: Vec<u32>,
-    /// Games by end rule (`last-seeds`, `cap`, ...).
-    pub end_rules: BTreeMap<String, u64>,
+    /// Games by end rule, by its name (`last-seeds`, `cap`, ...).
+    pub end_rules: BTreeMap<&'static str, u64>,
     /// Games stopped by cap or repetition.
     pub unfinished: u64,
     /// Games stopped by the move cap.
@@ -162,7 +164,7 @@ impl Mean {
 /// first agent South), the game's seed and, in a match run, the round. `sim::seed` derives a
 /// game's seed from the master seed, the seat order and the game's index only, so game `k` of
 /// every variant in a seating shares it.
-pub type PairKey = (u8, String, Option<u16>);
+pub type PairKey = (u8, Hex64, Option<u16>);
 
 /// The games two variants played on common seeds, as McNemar's test needs them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -277,8 +279,8 @@ pub struct MatchGroup {
     pub round_1_winner_wins: u64,
     /// Rounds per match, sorted.
     pub rounds: Vec<u32>,
-    /// Matches by how they ended (`lose-below`, `round-cap`, ...).
-    pub ends: BTreeMap<String, u64>,
+    /// Matches by how they ended, by its name (`lose-below`, `round-cap`, ...).
+    pub ends: BTreeMap<&'static str, u64>,
 }
 
 impl MatchGroup {
@@ -469,42 +471,34 @@ impl Analysis {
                 continue;
             };
             let g = &mut groups[i];
-            let unfinished = r.end_reason == "cap" || r.end_reason == "repetition";
+            let unfinished = r.end_reason.unfinished();
             let scored = score_unfinished || !unfinished;
             g.games += 1;
             if scored {
                 g.scored += 1;
-                g.outcomes[match r.winner.as_str() {
-                    "south" => 0,
-                    "north" => 1,
-                    _ => 2,
-                }] += 1;
-                g.first_mover_wins += u64::from(r.winner == r.starter);
+                g.outcomes[r.winner.map_or(2, Side::index)] += 1;
+                g.first_mover_wins += u64::from(r.winner == Some(r.starter));
             }
-            g.south_starts += u64::from(r.starter == "south");
+            g.south_starts += u64::from(r.starter == Side::South);
             g.lengths.push(r.turns);
-            *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
+            *g.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
             g.unfinished += u64::from(unfinished);
-            g.capped += u64::from(r.end_reason == "cap");
-            g.no_moves += u64::from(r.end_reason == "no-moves");
+            g.capped += u64::from(r.end_reason == EndClass::Cap);
+            g.no_moves += u64::from(r.end_reason == EndClass::NoMoves);
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
             g.player_turns
                 .add(f64::from(r.turns - r.extra_turns + r.passes));
             g.margin
                 .add(f64::from(r.south_total) - f64::from(r.north_total));
-            let sign = match r.winner.as_str() {
-                "south" => 1,
-                "north" => -1,
-                _ => 0,
-            };
-            if scored && sign != 0 {
+            if let Some(winner) = r.winner.filter(|_| scored) {
+                let sign = if winner == Side::South { 1 } else { -1 };
                 g.winners.insert((r.game, r.round), sign);
             }
             g.paired.insert(
-                (g.seating.order, r.seed.clone(), r.round),
+                (g.seating.order, r.seed, r.round),
                 Paired {
-                    south_won: scored.then_some(r.winner == "south"),
+                    south_won: scored.then_some(r.winner == Some(Side::South)),
                     moves: r.turns,
                 },
             );
@@ -570,18 +564,14 @@ impl Analysis {
                 };
                 let m = &mut matches[i];
                 m.matches += 1;
-                m.outcomes[match r.winner.as_str() {
-                    "south" => 0,
-                    "north" => 1,
-                    _ => 2,
-                }] += 1;
-                m.starter_wins += u64::from(r.winner == r.starter);
-                if r.round_1_winner != "draw" {
+                m.outcomes[r.winner.map_or(2, Side::index)] += 1;
+                m.starter_wins += u64::from(r.winner == Some(r.starter));
+                if r.round_1_winner.is_some() {
                     m.decided_round_1 += 1;
                     m.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
                 }
                 m.rounds.push(u32::from(r.rounds));
-                *m.ends.entry(r.end_reason.clone()).or_insert(0) += 1;
+                *m.ends.entry(r.end_reason.name()).or_insert(0) += 1;
             }
             for m in &mut matches {
                 m.rounds.sort_unstable();
@@ -648,7 +638,7 @@ fn bump(histogram: &mut Vec<u64>, value: usize) {
 mod tests {
     use super::*;
 
-    fn group(games: &[(u8, &str, Option<bool>)]) -> Group {
+    fn group(games: &[(u8, u64, Option<bool>)]) -> Group {
         Group {
             paired: games
                 .iter()
@@ -657,7 +647,7 @@ mod tests {
                         south_won: won,
                         moves: 10,
                     };
-                    ((seats, seed.to_string(), None), game)
+                    ((seats, Hex64(seed), None), game)
                 })
                 .collect(),
             ..Group::default()
@@ -713,20 +703,20 @@ mod tests {
     fn games_pair_by_seating_and_seed_only() {
         let (won, lost) = (Some(true), Some(false));
         let a = group(&[
-            (0, "01", won),
-            (0, "02", won),
-            (1, "01", lost),
-            (0, "03", won),
-            (0, "05", won),
+            (0, 1, won),
+            (0, 2, won),
+            (1, 1, lost),
+            (0, 3, won),
+            (0, 5, won),
         ]);
-        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0;
-        // "05" was stopped unfinished in `b`, so the win rates and the pairs leave it out.
+        // Seed 3 has no partner; seed 1 in seat order 1 is a different game from order 0;
+        // seed 5 was stopped unfinished in `b`, so the win rates and the pairs leave it out.
         let b = group(&[
-            (1, "01", won),
-            (0, "01", lost),
-            (0, "02", won),
-            (0, "04", lost),
-            (0, "05", None),
+            (1, 1, won),
+            (0, 1, lost),
+            (0, 2, won),
+            (0, 4, lost),
+            (0, 5, None),
         ]);
         let pairs = a.pairs(&b);
         assert_eq!(

@@ -593,10 +593,10 @@ fn pairing_section(
             format!("Game length in moves: boxes span the middle half of the games, whiskers the 5th to 95th percentile. {what}."),
         ),
     ];
-    let rules: Vec<String> = {
-        let mut all: Vec<String> = groups
+    let rules: Vec<&str> = {
+        let mut all: Vec<&str> = groups
             .iter()
-            .flat_map(|g| g.end_rules.keys().cloned())
+            .flat_map(|g| g.end_rules.keys().copied())
             .collect();
         all.sort();
         all.dedup();
@@ -614,7 +614,7 @@ fn pairing_section(
                     .iter()
                     .map(|r| {
                         (
-                            r.clone(),
+                            r.to_string(),
                             groups
                                 .iter()
                                 .map(|g| {
@@ -771,8 +771,8 @@ fn match_section(
         .copied()
         .max()
         .unwrap_or(1);
-    let ends: Vec<String> = {
-        let mut all: Vec<String> = groups.iter().flat_map(|g| g.ends.keys().cloned()).collect();
+    let ends: Vec<&str> = {
+        let mut all: Vec<&str> = groups.iter().flat_map(|g| g.ends.keys().copied()).collect();
         all.sort();
         all.dedup();
         all
@@ -849,7 +849,7 @@ fn match_section(
                                 .iter()
                                 .map(|g| share(g, *g.ends.get(end).unwrap_or(&0)))
                                 .collect();
-                            (end.clone(), shares)
+                            (end.to_string(), shares)
                         })
                         .collect(),
                 },

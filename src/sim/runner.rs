@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::record::{GameRecord, MatchRecord, MoveRecord};
+use super::record::{GameRecord, MatchRecord, MoveRecord, Name};
 use super::{play_game, play_match, seed, Players};
 use crate::agents::AgentSpec;
 use crate::rules::Rules;
@@ -18,9 +18,9 @@ use crate::rules::Rules;
 /// What to simulate.
 pub struct Experiment {
     /// The variants, each with the label used in the CSV files.
-    pub variants: Vec<(String, Rules)>,
+    pub variants: Vec<(Name, Rules)>,
     /// Pairs of agents; in each pair, each agent plays both seats.
-    pub pairings: Vec<[AgentSpec; 2]>,
+    pub pairings: Vec<[Entrant; 2]>,
     /// Games per variant, pairing and seat order.
     pub games: u64,
     /// Master seed.
@@ -32,6 +32,22 @@ pub struct Experiment {
     pub matches: bool,
     /// Plies played at random at the start of every game (and round).
     pub opening: u32,
+}
+
+/// An agent of a pairing, with the name the records give it, made once for the experiment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    spec: AgentSpec,
+    name: Name,
+}
+
+impl From<AgentSpec> for Entrant {
+    fn from(spec: AgentSpec) -> Entrant {
+        Entrant {
+            spec,
+            name: spec.to_string().into(),
+        }
+    }
 }
 
 /// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
@@ -133,20 +149,20 @@ impl Experiment {
             (unit / self.per_variant()) as usize,
             unit % self.per_variant(),
         );
-        let pairing = self.pairings[(rest / (2 * self.games)) as usize];
+        let pairing = &self.pairings[(rest / (2 * self.games)) as usize];
         let seats = (rest / self.games % 2) as u8;
         let i = rest % self.games;
         let (label, rules) = &self.variants[variant];
         let game_seed = seed::game_seed(self.seed, seats, i);
         let (south, north) = if seats == 0 {
-            (pairing[0], pairing[1])
+            (&pairing[0], &pairing[1])
         } else {
-            (pairing[1], pairing[0])
+            (&pairing[1], &pairing[0])
         };
-        let (mut s, mut n) = (south.build(), north.build());
+        let (mut s, mut n) = (south.spec.build(), north.spec.build());
         let players = Players {
             agents: [s.as_mut(), n.as_mut()],
-            names: [south.to_string(), north.to_string()],
+            names: [south.name.clone(), north.name.clone()],
             opening: self.opening,
         };
         let mut moves = Vec::new();

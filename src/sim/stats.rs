@@ -1,7 +1,9 @@
 //! Statistics over game records: rates with Wilson intervals, means and medians, by variant
 //! and seating. Pure functions; `summary.csv` is built here.
 
-use super::record::{GameRecord, SummaryRecord};
+use super::record::{GameRecord, Hex64, Name, SummaryRecord};
+use crate::engine::EndClass;
+use crate::rules::Side;
 
 /// The normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -162,7 +164,8 @@ pub struct Summary {
 }
 
 struct Group {
-    key: (String, String, String, String),
+    /// Variant, rules hash, South's agent, North's agent.
+    key: (Name, Hex64, Name, Name),
     games: u64,
     wins: [u64; 3],
     first_mover_wins: u64,
@@ -179,17 +182,23 @@ struct Group {
 impl Summary {
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
-        let key = (
-            r.variant.clone(),
-            r.rules_hash.clone(),
-            r.south_agent.clone(),
-            r.north_agent.clone(),
-        );
-        let i = match self.groups.iter().position(|g| g.key == key) {
+        let found = self.groups.iter().position(|g| {
+            let (variant, hash, south, north) = &g.key;
+            *variant == r.variant
+                && *hash == r.rules_hash
+                && *south == r.south_agent
+                && *north == r.north_agent
+        });
+        let i = match found {
             Some(i) => i,
             None => {
                 self.groups.push(Group {
-                    key,
+                    key: (
+                        r.variant.clone(),
+                        r.rules_hash,
+                        r.south_agent.clone(),
+                        r.north_agent.clone(),
+                    ),
                     games: 0,
                     wins: [0; 3],
                     first_mover_wins: 0,
@@ -207,23 +216,19 @@ impl Summary {
         };
         let g = &mut self.groups[i];
         g.games += 1;
-        g.wins[match r.winner.as_str() {
-            "south" => 0,
-            "north" => 1,
-            _ => 2,
-        }] += 1;
-        g.first_mover_wins += u64::from(r.winner == r.starter);
+        g.wins[r.winner.map_or(2, Side::index)] += 1;
+        g.first_mover_wins += u64::from(r.winner == Some(r.starter));
         g.turns += u64::from(r.turns);
         let length = r.turns as usize;
         if g.lengths.len() <= length {
             g.lengths.resize(length + 1, 0);
         }
         g.lengths[length] += 1;
-        match r.end_reason.as_str() {
-            "cap" => g.reasons[0] += 1,
-            "repetition" => g.reasons[1] += 1,
-            "no-moves" => g.reasons[2] += 1,
-            _ => {}
+        match r.end_reason {
+            EndClass::Cap => g.reasons[0] += 1,
+            EndClass::Repetition => g.reasons[1] += 1,
+            EndClass::NoMoves => g.reasons[2] += 1,
+            EndClass::Normal => {}
         }
         g.captures += u64::from(r.captures);
         g.passes += u64::from(r.passes);
@@ -246,7 +251,7 @@ impl Summary {
                     wilson(g.first_mover_wins, n, Z95);
                 SummaryRecord {
                     variant: g.key.0.clone(),
-                    rules_hash: g.key.1.clone(),
+                    rules_hash: g.key.1,
                     south_agent: g.key.2.clone(),
                     north_agent: g.key.3.clone(),
                     games: n,
