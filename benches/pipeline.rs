@@ -114,8 +114,14 @@ fn simulate(experiment: &Experiment, info: &RunInfo, pool: &rayon::ThreadPool, d
 /// The moves of the experiment's games.
 fn experiment_moves(experiment: &Experiment) -> u64 {
     (0..experiment.units())
-        .flat_map(|u| experiment.play(u).games)
-        .map(|g| u64::from(g.turns))
+        .map(|u| {
+            let played = experiment.play(u);
+            played
+                .games()
+                .iter()
+                .map(|g| u64::from(g.turns))
+                .sum::<u64>()
+        })
         .sum()
 }
 

@@ -109,14 +109,38 @@ impl FromStr for Shard {
 
 /// One unit's results: a game, or a match and its rounds.
 pub struct Played {
-    /// The game, or the match's rounds.
-    pub games: Vec<GameRecord>,
+    /// What was played.
+    pub unit: Unit,
     /// Its moves, if recorded.
     pub moves: Vec<MoveRecord>,
-    /// The match, in a match run.
-    pub matched: Option<MatchRecord>,
     /// Seconds its worker spent playing it: what a report's time per cell sums.
     pub seconds: f64,
+}
+
+/// A unit's records: a game's is kept inline, not in a `Vec` of its own.
+pub enum Unit {
+    /// A single game.
+    Game(GameRecord),
+    /// A match, and its rounds.
+    Match(MatchRecord, Vec<GameRecord>),
+}
+
+impl Played {
+    /// The game, or the match's rounds.
+    pub fn games(&self) -> &[GameRecord] {
+        match &self.unit {
+            Unit::Game(game) => std::slice::from_ref(game),
+            Unit::Match(_, rounds) => rounds,
+        }
+    }
+
+    /// The match, in a match run.
+    pub fn matched(&self) -> Option<&MatchRecord> {
+        match &self.unit {
+            Unit::Game(_) => None,
+            Unit::Match(matched, _) => Some(matched),
+        }
+    }
 }
 
 /// Games per batch: large enough to keep every core busy, small enough to stream.
@@ -167,22 +191,16 @@ impl Experiment {
         };
         let mut moves = Vec::new();
         let recorded = self.record_moves.then_some(&mut moves);
-        if self.matches {
-            let (matched, games) = play_match(rules, label, players, rest, game_seed, recorded);
-            Played {
-                games,
-                moves,
-                matched: Some(matched),
-                seconds: started.elapsed().as_secs_f64(),
-            }
+        let unit = if self.matches {
+            let (matched, rounds) = play_match(rules, label, players, rest, game_seed, recorded);
+            Unit::Match(matched, rounds)
         } else {
-            let game = play_game(rules, label, players, rest, game_seed, recorded);
-            Played {
-                games: vec![game],
-                moves,
-                matched: None,
-                seconds: started.elapsed().as_secs_f64(),
-            }
+            Unit::Game(play_game(rules, label, players, rest, game_seed, recorded))
+        };
+        Played {
+            unit,
+            moves,
+            seconds: started.elapsed().as_secs_f64(),
         }
     }
 
