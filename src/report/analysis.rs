@@ -9,7 +9,7 @@ use crate::engine::EndClass;
 use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
-use crate::sim::stats::{paired_difference, wilson, Ratio, Z95};
+use crate::sim::stats::{paired_difference, wilson, Histogram, Ratio, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -79,8 +79,8 @@ pub struct Group {
     pub first_mover_wins: u64,
     /// Games South moved first in.
     pub south_starts: u64,
-    /// Game lengths in moves, sorted.
-    pub lengths: Vec<u32>,
+    /// Game lengths in moves.
+    pub lengths: Histogram,
     /// Games by end rule, by its name (`last-seeds`, `cap`, ...).
     pub end_rules: BTreeMap<&'static str, u64>,
     /// Games stopped by cap or repetition.
@@ -116,9 +116,9 @@ pub struct Group {
     /// every game at each move, an ended game holding its final difference.
     pub ended: Vec<(f64, f64, u64)>,
     /// Moves by number of legal moves available.
-    pub branching: Vec<u64>,
+    pub branching: Histogram,
     /// Moves by laps sown.
-    pub laps: Vec<u64>,
+    pub laps: Histogram,
     /// By game, keyed by seat order, seed and round, the key a game shares with the same game
     /// of every other variant (common random numbers).
     pub paired: BTreeMap<PairKey, Paired>,
@@ -226,7 +226,7 @@ impl Group {
 
     /// The `q`-quantile of game length (nearest rank).
     pub fn length_quantile(&self, q: f64) -> f64 {
-        quantile(&self.lengths, q)
+        self.lengths.quantile(q)
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
@@ -277,8 +277,8 @@ pub struct MatchGroup {
     pub decided_round_1: u64,
     /// ... and of those, matches the winner of round 1 won.
     pub round_1_winner_wins: u64,
-    /// Rounds per match, sorted.
-    pub rounds: Vec<u32>,
+    /// Rounds per match.
+    pub rounds: Histogram,
     /// Matches by how they ended, by its name (`lose-below`, `round-cap`, ...).
     pub ends: BTreeMap<&'static str, u64>,
 }
@@ -301,24 +301,14 @@ impl MatchGroup {
 
     /// The `q`-quantile of rounds per match (nearest rank).
     pub fn rounds_quantile(&self, q: f64) -> f64 {
-        quantile(&self.rounds, q)
+        self.rounds.quantile(q)
     }
 }
 
-/// Mean of `values` and its 95% interval.
-fn mean_of(values: &[u32]) -> (f64, f64, f64) {
-    let sum: f64 = values.iter().map(|&v| f64::from(v)).sum();
-    let squares: f64 = values.iter().map(|&v| f64::from(v).powi(2)).sum();
-    mean_interval(sum, squares, values.len() as f64)
-}
-
-/// The `q`-quantile of sorted `values` (nearest rank); 0 for none.
-fn quantile(values: &[u32], q: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
-    f64::from(values[rank - 1])
+/// Mean of the values counted in `histogram` and its 95% interval.
+fn mean_of(histogram: &Histogram) -> (f64, f64, f64) {
+    let (sum, squares) = histogram.moments();
+    mean_interval(sum, squares, histogram.count() as f64)
 }
 
 /// Mean and normal-approximation 95% interval from a sum, a sum of squares and a count.
@@ -480,7 +470,7 @@ impl Analysis {
                 g.first_mover_wins += u64::from(r.winner == Some(r.starter));
             }
             g.south_starts += u64::from(r.starter == Side::South);
-            g.lengths.push(r.turns);
+            g.lengths.add(r.turns as usize);
             *g.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
             g.unfinished += u64::from(unfinished);
             g.capped += u64::from(r.end_reason == EndClass::Cap);
@@ -502,9 +492,6 @@ impl Analysis {
                     moves: r.turns,
                 },
             );
-        }
-        for g in &mut groups {
-            g.lengths.sort_unstable();
         }
         let moves_path = dir.join("moves.csv");
         if moves_path.exists() {
@@ -538,8 +525,8 @@ impl Analysis {
                 slot.0 += d;
                 slot.1 += d * d;
                 slot.2 += 1;
-                bump(&mut g.branching, m.branching as usize);
-                bump(&mut g.laps, m.laps as usize);
+                g.branching.add(m.branching as usize);
+                g.laps.add(m.laps as usize);
             }
             if let Some((j, done)) = game {
                 done.finish(&mut groups[j]);
@@ -570,11 +557,8 @@ impl Analysis {
                     m.decided_round_1 += 1;
                     m.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
                 }
-                m.rounds.push(u32::from(r.rounds));
+                m.rounds.add(usize::from(r.rounds));
                 *m.ends.entry(r.end_reason.name()).or_insert(0) += 1;
-            }
-            for m in &mut matches {
-                m.rounds.sort_unstable();
             }
         }
         Ok(Analysis {
@@ -625,13 +609,6 @@ pub(crate) fn seatings(info: &RunInfo) -> Vec<Seating> {
         .iter()
         .flat_map(|p| [0, 1].map(|order| Seating::of(p, order)))
         .collect()
-}
-
-fn bump(histogram: &mut Vec<u64>, value: usize) {
-    if histogram.len() <= value {
-        histogram.resize(value + 1, 0);
-    }
-    histogram[value] += 1;
 }
 
 #[cfg(test)]

@@ -649,7 +649,7 @@ fn pairing_section(
                     x_label: "legal moves (branching factor)".into(),
                     lines: groups
                         .iter()
-                        .map(|g| distribution(&g.variant, &g.branching, 0, 24))
+                        .map(|g| distribution(&g.variant, g.branching.counts(), 0, 24))
                         .collect(),
                 },
             },
@@ -665,7 +665,7 @@ fn pairing_section(
                     x_label: "laps in one move, k".into(),
                     lines: groups
                         .iter()
-                        .map(|g| at_least(&g.variant, &g.laps))
+                        .map(|g| at_least(&g.variant, g.laps.counts()))
                         .collect(),
                 },
             },
@@ -767,8 +767,7 @@ fn match_section(
     ];
     let most = groups
         .iter()
-        .filter_map(|g| g.rounds.last())
-        .copied()
+        .filter_map(|g| g.rounds.max())
         .max()
         .unwrap_or(1);
     let ends: Vec<&str> = {
@@ -823,11 +822,10 @@ fn match_section(
                     lines: groups
                         .iter()
                         .map(|g| {
-                            let mut counts = vec![0u64; most as usize + 1];
-                            for &r in &g.rounds {
-                                counts[r as usize] += 1;
-                            }
-                            distribution(&g.variant, &counts, 1, most as usize)
+                            // Every line to the longest match of any group, zeros included.
+                            let mut counts = g.rounds.counts().to_vec();
+                            counts.resize(most + 1, 0);
+                            distribution(&g.variant, &counts, 1, most)
                         })
                         .collect(),
                 },

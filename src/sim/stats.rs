@@ -155,6 +155,88 @@ impl Ratio {
     }
 }
 
+/// Counts of small whole numbers (moves per game, rounds per match, legal moves per move):
+/// memory flat in the number of values counted. What `summary.csv` and the reports measure
+/// game lengths with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    n: u64,
+}
+
+impl Histogram {
+    /// Counts one value.
+    pub fn add(&mut self, value: usize) {
+        if self.counts.len() <= value {
+            self.counts.resize(value + 1, 0);
+        }
+        self.counts[value] += 1;
+        self.n += 1;
+    }
+
+    /// Values counted.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// How many times each value was counted, from 0 to the largest.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// The largest value counted.
+    pub fn max(&self) -> Option<usize> {
+        self.counts.len().checked_sub(1)
+    }
+
+    /// The sum of the values and the sum of their squares, for a mean and its interval;
+    /// summed exactly, in integers.
+    pub fn moments(&self) -> (f64, f64) {
+        let (mut sum, mut squares) = (0u128, 0u128);
+        for (value, &count) in self.counts.iter().enumerate() {
+            let (v, c) = (value as u128, u128::from(count));
+            sum += v * c;
+            squares += v * v * c;
+        }
+        (sum as f64, squares as f64)
+    }
+
+    /// The median, the mean of the two middle values when the count is even (as `summary.csv`
+    /// gives it); 0 for none.
+    pub fn median(&self) -> f64 {
+        let n = self.n;
+        if n == 0 {
+            0.0
+        } else if n % 2 == 1 {
+            self.nth(n / 2)
+        } else {
+            (self.nth(n / 2 - 1) + self.nth(n / 2)) / 2.0
+        }
+    }
+
+    /// The `q`-quantile by nearest rank, so always a value counted (the reports' median is
+    /// `quantile(0.5)`: the lower middle value when the count is even); 0 for none.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.n == 0 {
+            return 0.0;
+        }
+        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        self.nth(rank - 1)
+    }
+
+    /// The `k`-th smallest value, from 0.
+    fn nth(&self, k: u64) -> f64 {
+        let mut seen = 0;
+        for (value, &count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen > k {
+                return value as f64;
+            }
+        }
+        0.0
+    }
+}
+
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
 /// in order of first appearance. Memory is flat in the number of games: game lengths are
 /// kept as a histogram.
@@ -169,8 +251,7 @@ struct Group {
     games: u64,
     wins: [u64; 3],
     first_mover_wins: u64,
-    turns: u64,
-    lengths: Vec<u64>,
+    lengths: Histogram,
     reasons: [u64; 3],
     captures: u64,
     passes: u64,
@@ -202,8 +283,7 @@ impl Summary {
                     games: 0,
                     wins: [0; 3],
                     first_mover_wins: 0,
-                    turns: 0,
-                    lengths: Vec::new(),
+                    lengths: Histogram::default(),
                     reasons: [0; 3],
                     captures: 0,
                     passes: 0,
@@ -218,12 +298,7 @@ impl Summary {
         g.games += 1;
         g.wins[r.winner.map_or(2, Side::index)] += 1;
         g.first_mover_wins += u64::from(r.winner == Some(r.starter));
-        g.turns += u64::from(r.turns);
-        let length = r.turns as usize;
-        if g.lengths.len() <= length {
-            g.lengths.resize(length + 1, 0);
-        }
-        g.lengths[length] += 1;
+        g.lengths.add(r.turns as usize);
         match r.end_reason {
             EndClass::Cap => g.reasons[0] += 1,
             EndClass::Repetition => g.reasons[1] += 1,
@@ -270,8 +345,8 @@ impl Summary {
                     first_mover_rate,
                     first_mover_low,
                     first_mover_high,
-                    mean_turns: share(g.turns),
-                    median_turns: median(&g.lengths, n),
+                    mean_turns: g.lengths.moments().0 / n as f64,
+                    median_turns: g.lengths.median(),
                     cap_share: share(g.reasons[0]),
                     repetition_share: share(g.reasons[1]),
                     no_moves_share: share(g.reasons[2]),
@@ -283,28 +358,6 @@ impl Summary {
                 }
             })
             .collect()
-    }
-}
-
-/// The median of `n` values given as a histogram (the mean of the two middle values when `n`
-/// is even).
-fn median(histogram: &[u64], n: u64) -> f64 {
-    let nth = |k: u64| -> f64 {
-        let mut seen = 0;
-        for (value, &count) in histogram.iter().enumerate() {
-            seen += count;
-            if seen > k {
-                return value as f64;
-            }
-        }
-        0.0
-    };
-    if n == 0 {
-        0.0
-    } else if n % 2 == 1 {
-        nth(n / 2)
-    } else {
-        (nth(n / 2 - 1) + nth(n / 2)) / 2.0
     }
 }
 
@@ -424,10 +477,30 @@ mod tests {
         assert!((normal_tail(-1.0) - 0.841_344_7).abs() < 1e-6);
     }
 
+    fn histogram(values: &[usize]) -> Histogram {
+        let mut h = Histogram::default();
+        values.iter().for_each(|&v| h.add(v));
+        h
+    }
+
     #[test]
-    fn median_of_a_histogram() {
-        assert_eq!(median(&[0, 1, 1, 1], 3), 2.0);
-        assert_eq!(median(&[0, 1, 1, 0, 2], 4), 3.0);
-        assert_eq!(median(&[0, 2], 2), 1.0);
+    fn medians_and_quantiles_of_a_histogram() {
+        assert_eq!(histogram(&[1, 2, 3]).median(), 2.0);
+        // An even count: summary.csv's median is the mean of the two middle values, the
+        // nearest-rank one the lower of them.
+        let even = histogram(&[4, 1, 4, 2]);
+        assert_eq!((even.median(), even.quantile(0.5)), (3.0, 2.0));
+        assert_eq!(histogram(&[1, 1]).median(), 1.0);
+        assert_eq!((even.quantile(0.0), even.quantile(0.95)), (1.0, 4.0));
+        assert_eq!(
+            (even.count(), even.max(), even.counts()),
+            (4, Some(4), &[0, 1, 1, 0, 2][..])
+        );
+        assert_eq!(even.moments(), (11.0, 37.0));
+        let none = Histogram::default();
+        assert_eq!(
+            (none.median(), none.quantile(0.5), none.max()),
+            (0.0, 0.0, None)
+        );
     }
 }
