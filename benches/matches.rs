@@ -27,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use sowlab::agents::RandomAgent;
 use sowlab::engine::{Game, Match};
 use sowlab::rules::Rules;
+use sowlab::sim::record::Name;
 use sowlab::sim::{play_game, play_match, Players};
 
 /// Matches per iteration.
@@ -41,11 +42,18 @@ fn rules(name: &str) -> Rules {
     sowlab::lang::compile_path(&path, &[]).expect("shipped variants compile")
 }
 
-fn players<'a>(agents: &'a mut [RandomAgent; 2]) -> Players<'a> {
+/// The variant's label and the agents' names, made once as `sim::runner::Experiment` makes
+/// them.
+fn names() -> (Name, [Name; 2]) {
+    let random: Name = "random".into();
+    ("Hoyito I".into(), [random.clone(), random])
+}
+
+fn players<'a>(agents: &'a mut [RandomAgent; 2], names: &[Name; 2]) -> Players<'a> {
     let [south, north] = agents;
     Players {
         agents: [south, north],
-        names: ["random".into(), "random".into()],
+        names: names.clone(),
         opening: 0,
     }
 }
@@ -53,9 +61,11 @@ fn players<'a>(agents: &'a mut [RandomAgent; 2]) -> Players<'a> {
 /// `MATCHES` matches through `sim::play_match`: (matches, rounds, moves).
 fn sim_matches(rules: &Rules) -> (u64, u64, u64) {
     let mut agents = [RandomAgent, RandomAgent];
+    let (label, names) = names();
     let (mut rounds, mut moves) = (0, 0);
     for seed in 0..MATCHES {
-        let (_, games) = play_match(rules, "Hoyito I", players(&mut agents), seed, seed, None);
+        let players = players(&mut agents, &names);
+        let (_, games) = play_match(rules, &label, players, seed, seed, None);
         rounds += games.len() as u64;
         moves += games.iter().map(|g| u64::from(g.turns)).sum::<u64>();
     }
@@ -65,9 +75,11 @@ fn sim_matches(rules: &Rules) -> (u64, u64, u64) {
 /// `GAMES` single games through `sim::play_game`: moves.
 fn sim_games(rules: &Rules) -> u64 {
     let mut agents = [RandomAgent, RandomAgent];
+    let (label, names) = names();
     (0..GAMES)
         .map(|seed| {
-            let game = play_game(rules, "Hoyito I", players(&mut agents), seed, seed, None);
+            let players = players(&mut agents, &names);
+            let game = play_game(rules, &label, players, seed, seed, None);
             u64::from(game.turns)
         })
         .sum()

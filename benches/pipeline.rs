@@ -33,7 +33,7 @@ use sowlab::engine::Game;
 use sowlab::outdir::{Kind, OutDir};
 use sowlab::rules::Rules;
 use sowlab::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
-use sowlab::sim::runner::Experiment;
+use sowlab::sim::runner::{Entrant, Experiment};
 
 /// Games per seat order: 2 × `GAMES` games per iteration, two batches of the runner.
 const GAMES: u64 = 1024;
@@ -82,8 +82,8 @@ fn plan(name: &str) -> (Experiment, RunInfo) {
         shard: None,
     };
     let experiment = Experiment {
-        variants: vec![(label, rules)],
-        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        variants: vec![(label.into(), rules)],
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random].map(Entrant::from)],
         games: GAMES,
         seed: SEED,
         record_moves: false,
@@ -114,8 +114,14 @@ fn simulate(experiment: &Experiment, info: &RunInfo, pool: &rayon::ThreadPool, d
 /// The moves of the experiment's games.
 fn experiment_moves(experiment: &Experiment) -> u64 {
     (0..experiment.units())
-        .flat_map(|u| experiment.play(u).games)
-        .map(|g| u64::from(g.turns))
+        .map(|u| {
+            let played = experiment.play(u);
+            played
+                .games()
+                .iter()
+                .map(|g| u64::from(g.turns))
+                .sum::<u64>()
+        })
         .sum()
 }
 

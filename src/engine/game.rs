@@ -4,7 +4,7 @@
 //! A move is a hole, plus [`CLOCKWISE`] when the variant lets the mover choose the direction
 //! and the mover sows it clockwise (see [`Game::legal_moves`] and [`move_name`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::{
     Award, Direction, DirectionRule, Endless, FeedDuty, LastSeedsCheck, MoveFilter, NoMove,
@@ -46,11 +46,13 @@ pub fn parse_move(text: &str) -> Option<usize> {
     (hole < CLOCKWISE).then_some(hole + usize::from(clockwise) * CLOCKWISE)
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// Why a game ended: serialised (in `games.csv`, traces) by its [`EndReason::name`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EndReason {
-    /// The last seeds went to a player (R2).
+    /// The last seeds went to a player (R2). The default only names CSV columns
+    /// (`sim::record`).
+    #[default]
     LastSeeds,
     /// A player captured more than half the seeds.
     Majority,
@@ -80,14 +82,48 @@ pub enum EndReason {
     Repetition,
 }
 
-impl EndReason {
-    /// The reason's class as traces and CSV files give it: `normal` for an end rule of the
-    /// variant, else `no-moves`, `cap` or `repetition`.
-    pub fn class(self) -> &'static str {
+/// The class of a game's end, as traces and CSV files give it: serialised by its
+/// [`EndClass::name`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndClass {
+    /// An end rule of the variant. The default only names CSV columns (`sim::record`).
+    #[default]
+    Normal,
+    /// Neither player had a legal move, seeds still on the board.
+    NoMoves,
+    /// The move cap was reached (R10).
+    Cap,
+    /// A position occurred for the third time (R10).
+    Repetition,
+}
+
+impl EndClass {
+    /// `normal`, `no-moves`, `cap` or `repetition`.
+    pub fn name(self) -> &'static str {
         match self {
-            EndReason::NoMoves => "no-moves",
-            EndReason::Cap => "cap",
-            EndReason::Repetition => "repetition",
+            EndClass::Normal => "normal",
+            EndClass::NoMoves => "no-moves",
+            EndClass::Cap => "cap",
+            EndClass::Repetition => "repetition",
+        }
+    }
+
+    /// Whether the game was stopped (by the move cap or by repetition) rather than ended by
+    /// a rule or by nobody being able to move.
+    pub fn unfinished(self) -> bool {
+        matches!(self, EndClass::Cap | EndClass::Repetition)
+    }
+}
+
+impl EndReason {
+    /// The reason's class: [`EndClass::Normal`] for an end rule of the variant, else the
+    /// reason itself.
+    pub fn class(self) -> EndClass {
+        match self {
+            EndReason::NoMoves => EndClass::NoMoves,
+            EndReason::Cap => EndClass::Cap,
+            EndReason::Repetition => EndClass::Repetition,
             EndReason::LastSeeds
             | EndReason::Majority
             | EndReason::EmptyRow
@@ -98,7 +134,7 @@ impl EndReason {
             | EndReason::GrandSlam
             | EndReason::Stuck
             | EndReason::EndlessMove
-            | EndReason::BoardEmpty => "normal",
+            | EndReason::BoardEmpty => EndClass::Normal,
         }
     }
 

@@ -16,7 +16,8 @@ mod sow;
 
 pub use event::{Event, EventSink};
 pub use game::{
-    move_name, parse_move, EndReason, Game, GameStats, MoveReport, Outcome, PlayError, CLOCKWISE,
+    move_name, parse_move, EndClass, EndReason, Game, GameStats, MoveReport, Outcome, PlayError,
+    CLOCKWISE,
 };
 pub use position::{Position, SetupError};
 pub use round::{

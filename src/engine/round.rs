@@ -6,7 +6,7 @@
 //! Invariant, checked by the property tests: board + stores + reserves + seeds removed by
 //! `to nobody` awards always hold `Rules::total_seeds()`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::{
     Carry, DirectionRule, MatchRules, MatchScoring, Refill, Rules, Side, Starter, Surplus,
@@ -16,11 +16,13 @@ use crate::rules::{
 use super::game::{Game, Outcome};
 use super::position::{Position, SetupError};
 
-/// Why a match ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// Why a match ended: serialised (in `matches.csv`) by its [`MatchEnd::name`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MatchEnd {
-    /// A player held fewer seeds than the losing total after a round.
+    /// A player held fewer seeds than the losing total after a round. The default only
+    /// names CSV columns (`sim::record`).
+    #[default]
     LoseBelow,
     /// A player won the rounds the first-to rule asks for.
     FirstTo,

@@ -5,9 +5,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use crate::engine::EndClass;
+use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError, RunInfo};
-use crate::sim::record::{GameRecord, MatchRecord, MoveRecord};
-use crate::sim::stats::{paired_difference, wilson, Ratio, Z95};
+use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
+use crate::sim::stats::{paired_difference, wilson, Histogram, Ratio, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -77,10 +79,10 @@ pub struct Group {
     pub first_mover_wins: u64,
     /// Games South moved first in.
     pub south_starts: u64,
-    /// Game lengths in moves, sorted.
-    pub lengths: Vec<u32>,
-    /// Games by end rule (`last-seeds`, `cap`, ...).
-    pub end_rules: BTreeMap<String, u64>,
+    /// Game lengths in moves.
+    pub lengths: Histogram,
+    /// Games by end rule, by its name (`last-seeds`, `cap`, ...).
+    pub end_rules: BTreeMap<&'static str, u64>,
     /// Games stopped by cap or repetition.
     pub unfinished: u64,
     /// Games stopped by the move cap.
@@ -114,9 +116,9 @@ pub struct Group {
     /// every game at each move, an ended game holding its final difference.
     pub ended: Vec<(f64, f64, u64)>,
     /// Moves by number of legal moves available.
-    pub branching: Vec<u64>,
+    pub branching: Histogram,
     /// Moves by laps sown.
-    pub laps: Vec<u64>,
+    pub laps: Histogram,
     /// By game, keyed by seat order, seed and round, the key a game shares with the same game
     /// of every other variant (common random numbers).
     pub paired: BTreeMap<PairKey, Paired>,
@@ -162,7 +164,7 @@ impl Mean {
 /// first agent South), the game's seed and, in a match run, the round. `sim::seed` derives a
 /// game's seed from the master seed, the seat order and the game's index only, so game `k` of
 /// every variant in a seating shares it.
-pub type PairKey = (u8, String, Option<u16>);
+pub type PairKey = (u8, Hex64, Option<u16>);
 
 /// The games two variants played on common seeds, as McNemar's test needs them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -224,7 +226,7 @@ impl Group {
 
     /// The `q`-quantile of game length (nearest rank).
     pub fn length_quantile(&self, q: f64) -> f64 {
-        quantile(&self.lengths, q)
+        self.lengths.quantile(q)
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
@@ -275,10 +277,10 @@ pub struct MatchGroup {
     pub decided_round_1: u64,
     /// ... and of those, matches the winner of round 1 won.
     pub round_1_winner_wins: u64,
-    /// Rounds per match, sorted.
-    pub rounds: Vec<u32>,
-    /// Matches by how they ended (`lose-below`, `round-cap`, ...).
-    pub ends: BTreeMap<String, u64>,
+    /// Rounds per match.
+    pub rounds: Histogram,
+    /// Matches by how they ended, by its name (`lose-below`, `round-cap`, ...).
+    pub ends: BTreeMap<&'static str, u64>,
 }
 
 impl MatchGroup {
@@ -299,24 +301,14 @@ impl MatchGroup {
 
     /// The `q`-quantile of rounds per match (nearest rank).
     pub fn rounds_quantile(&self, q: f64) -> f64 {
-        quantile(&self.rounds, q)
+        self.rounds.quantile(q)
     }
 }
 
-/// Mean of `values` and its 95% interval.
-fn mean_of(values: &[u32]) -> (f64, f64, f64) {
-    let sum: f64 = values.iter().map(|&v| f64::from(v)).sum();
-    let squares: f64 = values.iter().map(|&v| f64::from(v).powi(2)).sum();
-    mean_interval(sum, squares, values.len() as f64)
-}
-
-/// The `q`-quantile of sorted `values` (nearest rank); 0 for none.
-fn quantile(values: &[u32], q: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
-    f64::from(values[rank - 1])
+/// Mean of the values counted in `histogram` and its 95% interval.
+fn mean_of(histogram: &Histogram) -> (f64, f64, f64) {
+    let (sum, squares) = histogram.moments();
+    mean_interval(sum, squares, histogram.count() as f64)
 }
 
 /// Mean and normal-approximation 95% interval from a sum, a sum of squares and a count.
@@ -469,48 +461,37 @@ impl Analysis {
                 continue;
             };
             let g = &mut groups[i];
-            let unfinished = r.end_reason == "cap" || r.end_reason == "repetition";
+            let unfinished = r.end_reason.unfinished();
             let scored = score_unfinished || !unfinished;
             g.games += 1;
             if scored {
                 g.scored += 1;
-                g.outcomes[match r.winner.as_str() {
-                    "south" => 0,
-                    "north" => 1,
-                    _ => 2,
-                }] += 1;
-                g.first_mover_wins += u64::from(r.winner == r.starter);
+                g.outcomes[r.winner.map_or(2, Side::index)] += 1;
+                g.first_mover_wins += u64::from(r.winner == Some(r.starter));
             }
-            g.south_starts += u64::from(r.starter == "south");
-            g.lengths.push(r.turns);
-            *g.end_rules.entry(r.end_rule.clone()).or_insert(0) += 1;
+            g.south_starts += u64::from(r.starter == Side::South);
+            g.lengths.add(r.turns as usize);
+            *g.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
             g.unfinished += u64::from(unfinished);
-            g.capped += u64::from(r.end_reason == "cap");
-            g.no_moves += u64::from(r.end_reason == "no-moves");
+            g.capped += u64::from(r.end_reason == EndClass::Cap);
+            g.no_moves += u64::from(r.end_reason == EndClass::NoMoves);
             g.captures.0 += f64::from(r.captures);
             g.captures.1 += f64::from(r.captures).powi(2);
             g.player_turns
                 .add(f64::from(r.turns - r.extra_turns + r.passes));
             g.margin
                 .add(f64::from(r.south_total) - f64::from(r.north_total));
-            let sign = match r.winner.as_str() {
-                "south" => 1,
-                "north" => -1,
-                _ => 0,
-            };
-            if scored && sign != 0 {
+            if let Some(winner) = r.winner.filter(|_| scored) {
+                let sign = if winner == Side::South { 1 } else { -1 };
                 g.winners.insert((r.game, r.round), sign);
             }
             g.paired.insert(
-                (g.seating.order, r.seed.clone(), r.round),
+                (g.seating.order, r.seed, r.round),
                 Paired {
-                    south_won: scored.then_some(r.winner == "south"),
+                    south_won: scored.then_some(r.winner == Some(Side::South)),
                     moves: r.turns,
                 },
             );
-        }
-        for g in &mut groups {
-            g.lengths.sort_unstable();
         }
         let moves_path = dir.join("moves.csv");
         if moves_path.exists() {
@@ -544,8 +525,8 @@ impl Analysis {
                 slot.0 += d;
                 slot.1 += d * d;
                 slot.2 += 1;
-                bump(&mut g.branching, m.branching as usize);
-                bump(&mut g.laps, m.laps as usize);
+                g.branching.add(m.branching as usize);
+                g.laps.add(m.laps as usize);
             }
             if let Some((j, done)) = game {
                 done.finish(&mut groups[j]);
@@ -570,21 +551,14 @@ impl Analysis {
                 };
                 let m = &mut matches[i];
                 m.matches += 1;
-                m.outcomes[match r.winner.as_str() {
-                    "south" => 0,
-                    "north" => 1,
-                    _ => 2,
-                }] += 1;
-                m.starter_wins += u64::from(r.winner == r.starter);
-                if r.round_1_winner != "draw" {
+                m.outcomes[r.winner.map_or(2, Side::index)] += 1;
+                m.starter_wins += u64::from(r.winner == Some(r.starter));
+                if r.round_1_winner.is_some() {
                     m.decided_round_1 += 1;
                     m.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
                 }
-                m.rounds.push(u32::from(r.rounds));
-                *m.ends.entry(r.end_reason.clone()).or_insert(0) += 1;
-            }
-            for m in &mut matches {
-                m.rounds.sort_unstable();
+                m.rounds.add(usize::from(r.rounds));
+                *m.ends.entry(r.end_reason.name()).or_insert(0) += 1;
             }
         }
         Ok(Analysis {
@@ -637,18 +611,11 @@ pub(crate) fn seatings(info: &RunInfo) -> Vec<Seating> {
         .collect()
 }
 
-fn bump(histogram: &mut Vec<u64>, value: usize) {
-    if histogram.len() <= value {
-        histogram.resize(value + 1, 0);
-    }
-    histogram[value] += 1;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn group(games: &[(u8, &str, Option<bool>)]) -> Group {
+    fn group(games: &[(u8, u64, Option<bool>)]) -> Group {
         Group {
             paired: games
                 .iter()
@@ -657,7 +624,7 @@ mod tests {
                         south_won: won,
                         moves: 10,
                     };
-                    ((seats, seed.to_string(), None), game)
+                    ((seats, Hex64(seed), None), game)
                 })
                 .collect(),
             ..Group::default()
@@ -713,20 +680,20 @@ mod tests {
     fn games_pair_by_seating_and_seed_only() {
         let (won, lost) = (Some(true), Some(false));
         let a = group(&[
-            (0, "01", won),
-            (0, "02", won),
-            (1, "01", lost),
-            (0, "03", won),
-            (0, "05", won),
+            (0, 1, won),
+            (0, 2, won),
+            (1, 1, lost),
+            (0, 3, won),
+            (0, 5, won),
         ]);
-        // "03" has no partner; seed "01" in seat order 1 is a different game from order 0;
-        // "05" was stopped unfinished in `b`, so the win rates and the pairs leave it out.
+        // Seed 3 has no partner; seed 1 in seat order 1 is a different game from order 0;
+        // seed 5 was stopped unfinished in `b`, so the win rates and the pairs leave it out.
         let b = group(&[
-            (1, "01", won),
-            (0, "01", lost),
-            (0, "02", won),
-            (0, "04", lost),
-            (0, "05", None),
+            (1, 1, won),
+            (0, 1, lost),
+            (0, 2, won),
+            (0, 4, lost),
+            (0, 5, None),
         ]);
         let pairs = a.pairs(&b);
         assert_eq!(

@@ -11,9 +11,11 @@ use super::chart::{self, Bars, Chart, Plot, Scale};
 use super::compare::{percent, with_interval, write_table};
 use super::document::{self, Block};
 use super::error::ReportError;
+use crate::engine::EndClass;
 use crate::outdir::OutDir;
+use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError};
-use crate::sim::record::{GameRecord, MoveRecord};
+use crate::sim::record::{GameRecord, MoveRecord, Name};
 use crate::sim::stats::{wilson, Z95};
 
 /// The games of one variant between one South agent and one North agent.
@@ -399,9 +401,9 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
         move |source| OutputError::Csv { path, source }
     };
     let mut cells: Vec<Cell> = Vec::new();
-    let mut cell_of: HashMap<(String, u64), usize> = HashMap::new();
+    let mut cell_of: HashMap<(Name, u64), usize> = HashMap::new();
     // FNV-1a over each game's holes, in the order they were played.
-    let mut sequences: HashMap<(String, u64), u64> = HashMap::new();
+    let mut sequences: HashMap<(Name, u64), u64> = HashMap::new();
     let games = dir.join("games.csv");
     let mut reader = csv::Reader::from_path(&games).map_err(csv_err(&games))?;
     for row in reader.deserialize::<GameRecord>() {
@@ -409,26 +411,26 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
         let at = cells
             .iter()
             .position(|c| {
-                c.variant == r.variant && c.south == r.south_agent && c.north == r.north_agent
+                c.variant == *r.variant && c.south == *r.south_agent && c.north == *r.north_agent
             })
             .unwrap_or_else(|| {
                 cells.push(Cell {
-                    variant: r.variant.clone(),
-                    south: r.south_agent.clone(),
-                    north: r.north_agent.clone(),
+                    variant: r.variant.to_string(),
+                    south: r.south_agent.to_string(),
+                    north: r.north_agent.to_string(),
                     ..Cell::default()
                 });
                 cells.len() - 1
             });
         let cell = &mut cells[at];
         cell.games += 1;
-        if matches!(r.end_reason.as_str(), "normal" | "no-moves") {
+        if !r.end_reason.unfinished() {
             cell.finished += 1;
-            cell.no_moves += u64::from(r.end_reason == "no-moves");
-            match r.winner.as_str() {
-                "south" => cell.south_wins += 1,
-                "north" => cell.north_wins += 1,
-                _ => cell.draws += 1,
+            cell.no_moves += u64::from(r.end_reason == EndClass::NoMoves);
+            match r.winner {
+                Some(Side::South) => cell.south_wins += 1,
+                Some(Side::North) => cell.north_wins += 1,
+                None => cell.draws += 1,
             }
         }
         let margin = f64::from(r.south_total) - f64::from(r.north_total);

@@ -593,10 +593,10 @@ fn pairing_section(
             format!("Game length in moves: boxes span the middle half of the games, whiskers the 5th to 95th percentile. {what}."),
         ),
     ];
-    let rules: Vec<String> = {
-        let mut all: Vec<String> = groups
+    let rules: Vec<&str> = {
+        let mut all: Vec<&str> = groups
             .iter()
-            .flat_map(|g| g.end_rules.keys().cloned())
+            .flat_map(|g| g.end_rules.keys().copied())
             .collect();
         all.sort();
         all.dedup();
@@ -614,7 +614,7 @@ fn pairing_section(
                     .iter()
                     .map(|r| {
                         (
-                            r.clone(),
+                            r.to_string(),
                             groups
                                 .iter()
                                 .map(|g| {
@@ -649,7 +649,7 @@ fn pairing_section(
                     x_label: "legal moves (branching factor)".into(),
                     lines: groups
                         .iter()
-                        .map(|g| distribution(&g.variant, &g.branching, 0, 24))
+                        .map(|g| distribution(&g.variant, g.branching.counts(), 0, 24))
                         .collect(),
                 },
             },
@@ -665,7 +665,7 @@ fn pairing_section(
                     x_label: "laps in one move, k".into(),
                     lines: groups
                         .iter()
-                        .map(|g| at_least(&g.variant, &g.laps))
+                        .map(|g| at_least(&g.variant, g.laps.counts()))
                         .collect(),
                 },
             },
@@ -767,12 +767,11 @@ fn match_section(
     ];
     let most = groups
         .iter()
-        .filter_map(|g| g.rounds.last())
-        .copied()
+        .filter_map(|g| g.rounds.max())
         .max()
         .unwrap_or(1);
-    let ends: Vec<String> = {
-        let mut all: Vec<String> = groups.iter().flat_map(|g| g.ends.keys().cloned()).collect();
+    let ends: Vec<&str> = {
+        let mut all: Vec<&str> = groups.iter().flat_map(|g| g.ends.keys().copied()).collect();
         all.sort();
         all.dedup();
         all
@@ -823,11 +822,10 @@ fn match_section(
                     lines: groups
                         .iter()
                         .map(|g| {
-                            let mut counts = vec![0u64; most as usize + 1];
-                            for &r in &g.rounds {
-                                counts[r as usize] += 1;
-                            }
-                            distribution(&g.variant, &counts, 1, most as usize)
+                            // Every line to the longest match of any group, zeros included.
+                            let mut counts = g.rounds.counts().to_vec();
+                            counts.resize(most + 1, 0);
+                            distribution(&g.variant, &counts, 1, most)
                         })
                         .collect(),
                 },
@@ -849,7 +847,7 @@ fn match_section(
                                 .iter()
                                 .map(|g| share(g, *g.ends.get(end).unwrap_or(&0)))
                                 .collect();
-                            (end.clone(), shares)
+                            (end.to_string(), shares)
                         })
                         .collect(),
                 },

@@ -67,7 +67,7 @@ impl JsonState {
             to_move: game.to_move().map(|s| s.name().to_string()),
             over: outcome.is_some(),
             winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
-            end_reason: outcome.map(|o| o.reason.class().to_string()),
+            end_reason: outcome.map(|o| o.reason.class().name().to_string()),
             round: None,
             closed: None,
             reserve: None,

@@ -11,10 +11,13 @@ pub const MAX_POSITIONS: usize = 2 * MAX_HOLES_PER_ROW + 2;
 
 /// A player, named after the side of the board they sit on. South moves first in a single game
 /// unless the rules say otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
-    /// Owns holes `0..N`.
+    /// Owns holes `0..N`. The default, as South moves first unless the rules say otherwise.
+    #[default]
     South,
     /// Owns holes `N..2N`.
     North,

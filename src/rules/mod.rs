@@ -311,6 +311,12 @@ impl Rules {
     pub fn hash(&self) -> String {
         format!("{:016x}", self.hash)
     }
+
+    /// The content hash as a number: what [`Rules::hash`] writes, for records that write it
+    /// themselves.
+    pub fn content_hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// FNV-1a, 64 bit: stable across Rust versions, unlike `DefaultHasher`.

@@ -11,14 +11,14 @@ pub mod stats;
 use crate::agents::Agent;
 use crate::engine::{Game, Match};
 use crate::rules::{Rules, Side};
-use record::{GameRecord, MatchRecord, MoveRecord};
+use record::{GameRecord, Hex64, MatchRecord, MoveRecord, Name};
 
 /// Who plays and under which names, South first.
 pub struct Players<'a> {
     /// The two agents, South's first.
     pub agents: [&'a mut dyn Agent; 2],
     /// Their specs as written, South's first.
-    pub names: [String; 2],
+    pub names: [Name; 2],
     /// Plies at the start of every game (and round) played uniformly at random, whoever the
     /// agents: distinct games from deterministic agents.
     pub opening: u32,
@@ -26,7 +26,7 @@ pub struct Players<'a> {
 
 /// Where a game's records go and under which labels.
 struct Recording<'a> {
-    label: &'a str,
+    label: &'a Name,
     index: u64,
     /// The round, in a match.
     round: Option<u16>,
@@ -36,7 +36,7 @@ struct Recording<'a> {
 /// Plays one game to its end; `moves` receives one record per move when given.
 pub fn play_game(
     rules: &Rules,
-    label: &str,
+    label: &Name,
     players: Players<'_>,
     index: u64,
     seed: u64,
@@ -64,7 +64,7 @@ pub fn play_game(
 /// If the variant has no match rules: the caller checks.
 pub fn play_match(
     rules: &Rules,
-    label: &str,
+    label: &Name,
     players: Players<'_>,
     index: u64,
     seed: u64,
@@ -103,31 +103,28 @@ pub fn play_match(
             let end = table.outcome().expect("no next round: the match is over");
             let won = table.rounds_won();
             let [south_total, north_total] = result.holdings;
+            let [south_agent, north_agent] = players.names;
             let record = MatchRecord {
-                variant: label.to_string(),
-                rules_hash: rules.hash(),
+                variant: label.clone(),
+                rules_hash: Hex64(rules.content_hash()),
                 match_index: index,
-                seed: format!("{seed:016x}"),
-                south_agent: players.names[0].clone(),
-                north_agent: players.names[1].clone(),
-                starter: first_starter.name().to_string(),
+                seed: Hex64(seed),
+                south_agent,
+                north_agent,
+                starter: first_starter,
                 rounds: round,
-                winner: side_or_draw(end.winner),
+                winner: end.winner,
                 south_total,
                 north_total,
                 south_rounds: won[0],
                 north_rounds: won[1],
                 starter_rounds: won[first_starter.index()],
-                round_1_winner: side_or_draw(round_1_winner),
-                end_reason: end.reason.name().to_string(),
+                round_1_winner,
+                end_reason: end.reason,
             };
             return (record, rounds);
         }
     }
-}
-
-fn side_or_draw(side: Option<Side>) -> String {
-    side.map_or("draw", Side::name).to_string()
 }
 
 /// A game's random streams: South's agent, North's agent, and the random opening.
@@ -159,10 +156,10 @@ fn play_out(
         if let (Some(list), Some(branching)) = (recording.moves.as_deref_mut(), branching) {
             let [s, n] = game.position().stores();
             list.push(MoveRecord {
-                variant: recording.label.to_string(),
+                variant: recording.label.clone(),
                 game: recording.index,
                 turn,
-                player: side.name().to_string(),
+                player: side,
                 hole: report.hole as u32,
                 branching,
                 laps: report.laps,
@@ -180,8 +177,8 @@ fn play_out(
 /// The record of a finished game (or round).
 fn game_record(
     game: &Game<'_>,
-    label: &str,
-    names: &[String; 2],
+    label: &Name,
+    names: &[Name; 2],
     index: u64,
     seed: u64,
     starter: Side,
@@ -191,14 +188,14 @@ fn game_record(
     let stats = game.stats();
     let [south_total, north_total] = game.position().stores();
     GameRecord {
-        variant: label.to_string(),
-        rules_hash: game.rules().hash(),
+        variant: label.clone(),
+        rules_hash: Hex64(game.rules().content_hash()),
         game: index,
-        seed: format!("{seed:016x}"),
+        seed: Hex64(seed),
         south_agent: names[0].clone(),
         north_agent: names[1].clone(),
-        starter: starter.name().to_string(),
-        winner: side_or_draw(outcome.winner),
+        starter,
+        winner: outcome.winner,
         south_total,
         north_total,
         turns: stats.moves,
@@ -208,8 +205,8 @@ fn game_record(
         max_laps: stats.max_laps,
         endless_refused: stats.endless_refused,
         drop_cap_hits: stats.drop_cap_hits,
-        end_reason: outcome.reason.class().to_string(),
-        end_rule: outcome.reason.name().to_string(),
+        end_reason: outcome.reason.class(),
+        end_rule: outcome.reason,
         match_index: round.map(|_| index),
         round,
     }

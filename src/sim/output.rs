@@ -403,7 +403,7 @@ pub fn run_on(
                     }
                     seconds[cell] += played.seconds;
                 }
-                let rounds = batch.iter().flat_map(|p| &p.games);
+                let rounds = batch.iter().flat_map(Played::games);
                 if let Some(summary) = summary.as_mut() {
                     rounds.clone().for_each(|game| summary.add(game));
                 }
@@ -417,7 +417,7 @@ pub fn run_on(
                     checkpoint.rows.moves += rows;
                 }
                 if let Some(matches) = &mut matches {
-                    let all = batch.iter().filter_map(|p| p.matched.as_ref());
+                    let all = batch.iter().filter_map(Played::matched);
                     let (bytes, rows) = append(matches, &matches_path, all)?;
                     checkpoint.matches_bytes = bytes;
                     checkpoint.rows.matches += rows;

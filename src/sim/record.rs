@@ -1,31 +1,137 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `matches.csv`,
-//! `summary.csv`).
+//! `summary.csv`), typed so that building and writing one allocates nothing.
 //! Column names are the field names; `docs/outputs.md` documents each. `Default` is there to
 //! name the columns (a header is written even for a file of no rows), not as a meaningful
 //! record.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+use serde::de::{self, Unexpected, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::engine::{EndClass, EndReason, MatchEnd};
+use crate::rules::Side;
+
+/// A name that every record of an experiment repeats (a variant's label, an agent's spec):
+/// made once, and shared by reference count rather than copied into each record.
+pub type Name = Arc<str>;
+
+/// A 64-bit value written as 16 lowercase hex digits: a seed, a rules hash.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hex64(pub u64);
+
+impl fmt::Display for Hex64 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl Serialize for Hex64 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Spelt out on the stack: a record is written without a `String` per value.
+        let mut digits = [0; 16];
+        for (i, digit) in digits.iter_mut().enumerate() {
+            *digit = b"0123456789abcdef"[(self.0 >> (60 - 4 * i) & 0xf) as usize];
+        }
+        serializer.serialize_str(std::str::from_utf8(&digits).expect("hex digits are ASCII"))
+    }
+}
+
+impl<'de> Deserialize<'de> for Hex64 {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Hex64, D::Error> {
+        struct Digits;
+
+        impl Visitor<'_> for Digits {
+            type Value = Hex64;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("16 lowercase hex digits")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Hex64, E> {
+                let hex = |b: u8| matches!(b, b'0'..=b'9' | b'a'..=b'f');
+                if v.len() == 16 && v.bytes().all(hex) {
+                    let value = u64::from_str_radix(v, 16).expect("16 hex digits fit in 64 bits");
+                    Ok(Hex64(value))
+                } else {
+                    Err(E::invalid_value(Unexpected::Str(v), &self))
+                }
+            }
+        }
+
+        deserializer.deserialize_str(Digits)
+    }
+}
+
+/// A winner, `Option<Side>`, written `south`, `north` or `draw` (for `#[serde(with)]`).
+pub mod side_or_draw {
+    use std::fmt;
+
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    use crate::rules::Side;
+
+    const NAMES: &[&str] = &["south", "north", "draw"];
+
+    /// Writes `south`, `north` or `draw`.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(winner: &Option<Side>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(winner.map_or("draw", Side::name))
+    }
+
+    /// Reads `south`, `north` or `draw`.
+    ///
+    /// # Errors
+    /// Any other text.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Side>, D::Error> {
+        struct Winner;
+
+        impl Visitor<'_> for Winner {
+            type Value = Option<Side>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`south`, `north` or `draw`")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<Side>, E> {
+                match v {
+                    "south" => Ok(Some(Side::South)),
+                    "north" => Ok(Some(Side::North)),
+                    "draw" => Ok(None),
+                    _ => Err(E::unknown_variant(v, NAMES)),
+                }
+            }
+        }
+
+        d.deserialize_str(Winner)
+    }
+}
 
 /// One row of `games.csv`: one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The variant's name.
-    pub variant: String,
+    pub variant: Name,
     /// Content hash of the compiled rules.
-    pub rules_hash: String,
+    pub rules_hash: Hex64,
     /// Index of the game within its variant: `(pairing * 2 + seat_order) * games + i`; in a
     /// match run, of the match the round belongs to.
     pub game: u64,
-    /// The game's seed, 16 hex digits (see `sim::seed`).
-    pub seed: String,
+    /// The game's seed (see `sim::seed`).
+    pub seed: Hex64,
     /// South's agent spec.
-    pub south_agent: String,
+    pub south_agent: Name,
     /// North's agent spec.
-    pub north_agent: String,
+    pub north_agent: Name,
     /// Who moved first.
-    pub starter: String,
+    pub starter: Side,
     /// `south`, `north` or `draw`.
-    pub winner: String,
+    #[serde(with = "side_or_draw")]
+    pub winner: Option<Side>,
     /// South's captured total at the end.
     pub south_total: u16,
     /// North's captured total at the end.
@@ -46,9 +152,9 @@ pub struct GameRecord {
     /// met during the game, and moves cut short at it.
     pub drop_cap_hits: u32,
     /// `normal`, `no-moves`, `cap` or `repetition`.
-    pub end_reason: String,
+    pub end_reason: EndClass,
     /// The precise end rule (`last-seeds`, `unfeedable`, `majority`, `empty-row`, `stuck`, ...).
-    pub end_rule: String,
+    pub end_rule: EndReason,
     /// In a match run: the match (as `game`); empty otherwise.
     #[serde(rename = "match")]
     pub match_index: Option<u64>,
@@ -60,24 +166,25 @@ pub struct GameRecord {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchRecord {
     /// The variant's name.
-    pub variant: String,
+    pub variant: Name,
     /// Content hash of the compiled rules.
-    pub rules_hash: String,
+    pub rules_hash: Hex64,
     /// Index of the match within its variant, as `game` in `games.csv`.
     #[serde(rename = "match")]
     pub match_index: u64,
-    /// The match's seed, 16 hex digits.
-    pub seed: String,
+    /// The match's seed.
+    pub seed: Hex64,
     /// South's agent spec.
-    pub south_agent: String,
+    pub south_agent: Name,
     /// North's agent spec.
-    pub north_agent: String,
+    pub north_agent: Name,
     /// Who started the first round.
-    pub starter: String,
+    pub starter: Side,
     /// Rounds played.
     pub rounds: u16,
     /// `south`, `north` or `draw`.
-    pub winner: String,
+    #[serde(with = "side_or_draw")]
+    pub winner: Option<Side>,
     /// What South held at the end: captures plus reserve (for tallied series, the sum of
     /// every round's captures).
     pub south_total: u32,
@@ -90,22 +197,23 @@ pub struct MatchRecord {
     /// Rounds won by the player who started the match.
     pub starter_rounds: u16,
     /// Who won round 1: `south`, `north` or `draw`.
-    pub round_1_winner: String,
+    #[serde(with = "side_or_draw")]
+    pub round_1_winner: Option<Side>,
     /// Why the match ended: `lose-below`, `first-to`, `round-cap`, `cannot-start`.
-    pub end_reason: String,
+    pub end_reason: MatchEnd,
 }
 
 /// One row of `moves.csv`: one move of one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// The variant's name.
-    pub variant: String,
+    pub variant: Name,
     /// The game's index, as in `games.csv`.
     pub game: u64,
     /// Move number, from 1.
     pub turn: u32,
     /// Who moved.
-    pub player: String,
+    pub player: Side,
     /// The hole played.
     pub hole: u32,
     /// Legal moves the player had.
@@ -130,13 +238,13 @@ pub struct MoveRecord {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRecord {
     /// The variant's name.
-    pub variant: String,
+    pub variant: Name,
     /// Content hash of the compiled rules.
-    pub rules_hash: String,
+    pub rules_hash: Hex64,
     /// South's agent.
-    pub south_agent: String,
+    pub south_agent: Name,
     /// North's agent.
-    pub north_agent: String,
+    pub north_agent: Name,
     /// Games.
     pub games: u64,
     /// Games South won.
@@ -189,4 +297,147 @@ pub struct SummaryRecord {
     pub games_with_endless_refusals: u64,
     /// Games in which the drop cap was reached.
     pub games_with_drop_cap_hits: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write<T: Serialize>(record: &T) -> String {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        out.serialize(record).unwrap();
+        String::from_utf8(out.into_inner().unwrap()).unwrap()
+    }
+
+    fn read<T: de::DeserializeOwned>(text: &str) -> Result<T, csv::Error> {
+        csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .next()
+            .expect("a row")
+    }
+
+    #[test]
+    fn typed_columns_are_written_as_text_and_read_back() {
+        let record = GameRecord {
+            variant: "Oware".into(),
+            rules_hash: Hex64(0x00ab_cdef_0123_4567),
+            seed: Hex64(1),
+            south_agent: "random".into(),
+            north_agent: "alphabeta:3".into(),
+            starter: Side::North,
+            winner: None,
+            end_reason: EndClass::NoMoves,
+            end_rule: EndReason::NoMoves,
+            ..GameRecord::default()
+        };
+        let text = write(&record);
+        let row = text.lines().nth(1).unwrap();
+        assert!(
+            row.starts_with(
+                "Oware,00abcdef01234567,0,0000000000000001,random,alphabeta:3,north,draw,"
+            ),
+            "{row}"
+        );
+        assert!(row.ends_with(",no-moves,no-moves,,"), "{row}");
+        assert_eq!(read::<GameRecord>(&text).unwrap(), record);
+        assert_eq!(Hex64(u64::MAX).to_string(), "ffffffffffffffff");
+        let max = GameRecord {
+            seed: Hex64(u64::MAX),
+            winner: Some(Side::South),
+            ..GameRecord::default()
+        };
+        assert_eq!(read::<GameRecord>(&write(&max)).unwrap(), max);
+    }
+
+    #[test]
+    fn every_end_is_written_by_its_name() {
+        let reasons = [
+            EndReason::LastSeeds,
+            EndReason::Majority,
+            EndReason::EmptyRow,
+            EndReason::Singletons,
+            EndReason::Quiet,
+            EndReason::Emptied,
+            EndReason::Unfeedable,
+            EndReason::GrandSlam,
+            EndReason::Stuck,
+            EndReason::EndlessMove,
+            EndReason::BoardEmpty,
+            EndReason::NoMoves,
+            EndReason::Cap,
+            EndReason::Repetition,
+        ];
+        for reason in reasons {
+            let record = GameRecord {
+                end_reason: reason.class(),
+                end_rule: reason,
+                ..GameRecord::default()
+            };
+            let text = write(&record);
+            let names = format!(",{},{},", reason.class().name(), reason.name());
+            assert!(text.contains(&names), "{text}");
+            assert_eq!(read::<GameRecord>(&text).unwrap(), record);
+        }
+        let ends = [
+            MatchEnd::LoseBelow,
+            MatchEnd::FirstTo,
+            MatchEnd::RoundCap,
+            MatchEnd::CannotStart,
+        ];
+        for end in ends {
+            let record = MatchRecord {
+                end_reason: end,
+                round_1_winner: Some(Side::North),
+                ..MatchRecord::default()
+            };
+            let text = write(&record);
+            assert!(
+                text.ends_with(&format!(",north,{}\n", end.name())),
+                "{text}"
+            );
+            assert_eq!(read::<MatchRecord>(&text).unwrap(), record);
+        }
+    }
+
+    #[test]
+    fn a_bad_value_is_an_error_naming_what_was_expected() {
+        let good = write(&GameRecord::default());
+        for (from, to, expected) in [
+            (
+                ",0000000000000000,",
+                ",00000000000000ag,",
+                "16 lowercase hex digits",
+            ),
+            (
+                ",0000000000000000,",
+                ",0000000000000000F,",
+                "16 lowercase hex digits",
+            ),
+            (
+                ",0000000000000000,",
+                ",+000000000000000,",
+                "16 lowercase hex digits",
+            ),
+            (
+                ",south,draw,",
+                ",south,nobody,",
+                "expected one of `south`, `north`, `draw`",
+            ),
+            (
+                ",normal,last-seeds,",
+                ",normal,sudden-death,",
+                "unknown variant `sudden-death`",
+            ),
+            (
+                ",normal,last-seeds,",
+                ",finished,last-seeds,",
+                "unknown variant `finished`",
+            ),
+        ] {
+            let bad = good.replacen(from, to, 1);
+            assert_ne!(bad, good, "{from}");
+            let error = read::<GameRecord>(&bad).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error}");
+        }
+    }
 }

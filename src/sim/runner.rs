@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::record::{GameRecord, MatchRecord, MoveRecord};
+use super::record::{GameRecord, MatchRecord, MoveRecord, Name};
 use super::{play_game, play_match, seed, Players};
 use crate::agents::AgentSpec;
 use crate::rules::Rules;
@@ -18,9 +18,9 @@ use crate::rules::Rules;
 /// What to simulate.
 pub struct Experiment {
     /// The variants, each with the label used in the CSV files.
-    pub variants: Vec<(String, Rules)>,
+    pub variants: Vec<(Name, Rules)>,
     /// Pairs of agents; in each pair, each agent plays both seats.
-    pub pairings: Vec<[AgentSpec; 2]>,
+    pub pairings: Vec<[Entrant; 2]>,
     /// Games per variant, pairing and seat order.
     pub games: u64,
     /// Master seed.
@@ -32,6 +32,22 @@ pub struct Experiment {
     pub matches: bool,
     /// Plies played at random at the start of every game (and round).
     pub opening: u32,
+}
+
+/// An agent of a pairing, with the name the records give it, made once for the experiment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    spec: AgentSpec,
+    name: Name,
+}
+
+impl From<AgentSpec> for Entrant {
+    fn from(spec: AgentSpec) -> Entrant {
+        Entrant {
+            spec,
+            name: spec.to_string().into(),
+        }
+    }
 }
 
 /// Units (games) in an experiment of `variants`, `pairings` and `games` per variant, pairing
@@ -93,14 +109,38 @@ impl FromStr for Shard {
 
 /// One unit's results: a game, or a match and its rounds.
 pub struct Played {
-    /// The game, or the match's rounds.
-    pub games: Vec<GameRecord>,
+    /// What was played.
+    pub unit: Unit,
     /// Its moves, if recorded.
     pub moves: Vec<MoveRecord>,
-    /// The match, in a match run.
-    pub matched: Option<MatchRecord>,
     /// Seconds its worker spent playing it: what a report's time per cell sums.
     pub seconds: f64,
+}
+
+/// A unit's records: a game's is kept inline, not in a `Vec` of its own.
+pub enum Unit {
+    /// A single game.
+    Game(GameRecord),
+    /// A match, and its rounds.
+    Match(MatchRecord, Vec<GameRecord>),
+}
+
+impl Played {
+    /// The game, or the match's rounds.
+    pub fn games(&self) -> &[GameRecord] {
+        match &self.unit {
+            Unit::Game(game) => std::slice::from_ref(game),
+            Unit::Match(_, rounds) => rounds,
+        }
+    }
+
+    /// The match, in a match run.
+    pub fn matched(&self) -> Option<&MatchRecord> {
+        match &self.unit {
+            Unit::Game(_) => None,
+            Unit::Match(matched, _) => Some(matched),
+        }
+    }
 }
 
 /// Games per batch: large enough to keep every core busy, small enough to stream.
@@ -133,40 +173,34 @@ impl Experiment {
             (unit / self.per_variant()) as usize,
             unit % self.per_variant(),
         );
-        let pairing = self.pairings[(rest / (2 * self.games)) as usize];
+        let pairing = &self.pairings[(rest / (2 * self.games)) as usize];
         let seats = (rest / self.games % 2) as u8;
         let i = rest % self.games;
         let (label, rules) = &self.variants[variant];
         let game_seed = seed::game_seed(self.seed, seats, i);
         let (south, north) = if seats == 0 {
-            (pairing[0], pairing[1])
+            (&pairing[0], &pairing[1])
         } else {
-            (pairing[1], pairing[0])
+            (&pairing[1], &pairing[0])
         };
-        let (mut s, mut n) = (south.build(), north.build());
+        let (mut s, mut n) = (south.spec.build(), north.spec.build());
         let players = Players {
             agents: [s.as_mut(), n.as_mut()],
-            names: [south.to_string(), north.to_string()],
+            names: [south.name.clone(), north.name.clone()],
             opening: self.opening,
         };
         let mut moves = Vec::new();
         let recorded = self.record_moves.then_some(&mut moves);
-        if self.matches {
-            let (matched, games) = play_match(rules, label, players, rest, game_seed, recorded);
-            Played {
-                games,
-                moves,
-                matched: Some(matched),
-                seconds: started.elapsed().as_secs_f64(),
-            }
+        let unit = if self.matches {
+            let (matched, rounds) = play_match(rules, label, players, rest, game_seed, recorded);
+            Unit::Match(matched, rounds)
         } else {
-            let game = play_game(rules, label, players, rest, game_seed, recorded);
-            Played {
-                games: vec![game],
-                moves,
-                matched: None,
-                seconds: started.elapsed().as_secs_f64(),
-            }
+            Unit::Game(play_game(rules, label, players, rest, game_seed, recorded))
+        };
+        Played {
+            unit,
+            moves,
+            seconds: started.elapsed().as_secs_f64(),
         }
     }
 

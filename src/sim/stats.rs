@@ -1,7 +1,9 @@
 //! Statistics over game records: rates with Wilson intervals, means and medians, by variant
 //! and seating. Pure functions; `summary.csv` is built here.
 
-use super::record::{GameRecord, SummaryRecord};
+use super::record::{GameRecord, Hex64, Name, SummaryRecord};
+use crate::engine::EndClass;
+use crate::rules::Side;
 
 /// The normal quantile for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -153,6 +155,88 @@ impl Ratio {
     }
 }
 
+/// Counts of small whole numbers (moves per game, rounds per match, legal moves per move):
+/// memory flat in the number of values counted. What `summary.csv` and the reports measure
+/// game lengths with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    n: u64,
+}
+
+impl Histogram {
+    /// Counts one value.
+    pub fn add(&mut self, value: usize) {
+        if self.counts.len() <= value {
+            self.counts.resize(value + 1, 0);
+        }
+        self.counts[value] += 1;
+        self.n += 1;
+    }
+
+    /// Values counted.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// How many times each value was counted, from 0 to the largest.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// The largest value counted.
+    pub fn max(&self) -> Option<usize> {
+        self.counts.len().checked_sub(1)
+    }
+
+    /// The sum of the values and the sum of their squares, for a mean and its interval;
+    /// summed exactly, in integers.
+    pub fn moments(&self) -> (f64, f64) {
+        let (mut sum, mut squares) = (0u128, 0u128);
+        for (value, &count) in self.counts.iter().enumerate() {
+            let (v, c) = (value as u128, u128::from(count));
+            sum += v * c;
+            squares += v * v * c;
+        }
+        (sum as f64, squares as f64)
+    }
+
+    /// The median, the mean of the two middle values when the count is even (as `summary.csv`
+    /// gives it); 0 for none.
+    pub fn median(&self) -> f64 {
+        let n = self.n;
+        if n == 0 {
+            0.0
+        } else if n % 2 == 1 {
+            self.nth(n / 2)
+        } else {
+            (self.nth(n / 2 - 1) + self.nth(n / 2)) / 2.0
+        }
+    }
+
+    /// The `q`-quantile by nearest rank, so always a value counted (the reports' median is
+    /// `quantile(0.5)`: the lower middle value when the count is even); 0 for none.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.n == 0 {
+            return 0.0;
+        }
+        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        self.nth(rank - 1)
+    }
+
+    /// The `k`-th smallest value, from 0.
+    fn nth(&self, k: u64) -> f64 {
+        let mut seen = 0;
+        for (value, &count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen > k {
+                return value as f64;
+            }
+        }
+        0.0
+    }
+}
+
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
 /// in order of first appearance. Memory is flat in the number of games: game lengths are
 /// kept as a histogram.
@@ -162,12 +246,12 @@ pub struct Summary {
 }
 
 struct Group {
-    key: (String, String, String, String),
+    /// Variant, rules hash, South's agent, North's agent.
+    key: (Name, Hex64, Name, Name),
     games: u64,
     wins: [u64; 3],
     first_mover_wins: u64,
-    turns: u64,
-    lengths: Vec<u64>,
+    lengths: Histogram,
     reasons: [u64; 3],
     captures: u64,
     passes: u64,
@@ -179,22 +263,27 @@ struct Group {
 impl Summary {
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
-        let key = (
-            r.variant.clone(),
-            r.rules_hash.clone(),
-            r.south_agent.clone(),
-            r.north_agent.clone(),
-        );
-        let i = match self.groups.iter().position(|g| g.key == key) {
+        let found = self.groups.iter().position(|g| {
+            let (variant, hash, south, north) = &g.key;
+            *variant == r.variant
+                && *hash == r.rules_hash
+                && *south == r.south_agent
+                && *north == r.north_agent
+        });
+        let i = match found {
             Some(i) => i,
             None => {
                 self.groups.push(Group {
-                    key,
+                    key: (
+                        r.variant.clone(),
+                        r.rules_hash,
+                        r.south_agent.clone(),
+                        r.north_agent.clone(),
+                    ),
                     games: 0,
                     wins: [0; 3],
                     first_mover_wins: 0,
-                    turns: 0,
-                    lengths: Vec::new(),
+                    lengths: Histogram::default(),
                     reasons: [0; 3],
                     captures: 0,
                     passes: 0,
@@ -207,23 +296,14 @@ impl Summary {
         };
         let g = &mut self.groups[i];
         g.games += 1;
-        g.wins[match r.winner.as_str() {
-            "south" => 0,
-            "north" => 1,
-            _ => 2,
-        }] += 1;
-        g.first_mover_wins += u64::from(r.winner == r.starter);
-        g.turns += u64::from(r.turns);
-        let length = r.turns as usize;
-        if g.lengths.len() <= length {
-            g.lengths.resize(length + 1, 0);
-        }
-        g.lengths[length] += 1;
-        match r.end_reason.as_str() {
-            "cap" => g.reasons[0] += 1,
-            "repetition" => g.reasons[1] += 1,
-            "no-moves" => g.reasons[2] += 1,
-            _ => {}
+        g.wins[r.winner.map_or(2, Side::index)] += 1;
+        g.first_mover_wins += u64::from(r.winner == Some(r.starter));
+        g.lengths.add(r.turns as usize);
+        match r.end_reason {
+            EndClass::Cap => g.reasons[0] += 1,
+            EndClass::Repetition => g.reasons[1] += 1,
+            EndClass::NoMoves => g.reasons[2] += 1,
+            EndClass::Normal => {}
         }
         g.captures += u64::from(r.captures);
         g.passes += u64::from(r.passes);
@@ -246,7 +326,7 @@ impl Summary {
                     wilson(g.first_mover_wins, n, Z95);
                 SummaryRecord {
                     variant: g.key.0.clone(),
-                    rules_hash: g.key.1.clone(),
+                    rules_hash: g.key.1,
                     south_agent: g.key.2.clone(),
                     north_agent: g.key.3.clone(),
                     games: n,
@@ -265,8 +345,8 @@ impl Summary {
                     first_mover_rate,
                     first_mover_low,
                     first_mover_high,
-                    mean_turns: share(g.turns),
-                    median_turns: median(&g.lengths, n),
+                    mean_turns: g.lengths.moments().0 / n as f64,
+                    median_turns: g.lengths.median(),
                     cap_share: share(g.reasons[0]),
                     repetition_share: share(g.reasons[1]),
                     no_moves_share: share(g.reasons[2]),
@@ -278,28 +358,6 @@ impl Summary {
                 }
             })
             .collect()
-    }
-}
-
-/// The median of `n` values given as a histogram (the mean of the two middle values when `n`
-/// is even).
-fn median(histogram: &[u64], n: u64) -> f64 {
-    let nth = |k: u64| -> f64 {
-        let mut seen = 0;
-        for (value, &count) in histogram.iter().enumerate() {
-            seen += count;
-            if seen > k {
-                return value as f64;
-            }
-        }
-        0.0
-    };
-    if n == 0 {
-        0.0
-    } else if n % 2 == 1 {
-        nth(n / 2)
-    } else {
-        (nth(n / 2 - 1) + nth(n / 2)) / 2.0
     }
 }
 
@@ -419,10 +477,30 @@ mod tests {
         assert!((normal_tail(-1.0) - 0.841_344_7).abs() < 1e-6);
     }
 
+    fn histogram(values: &[usize]) -> Histogram {
+        let mut h = Histogram::default();
+        values.iter().for_each(|&v| h.add(v));
+        h
+    }
+
     #[test]
-    fn median_of_a_histogram() {
-        assert_eq!(median(&[0, 1, 1, 1], 3), 2.0);
-        assert_eq!(median(&[0, 1, 1, 0, 2], 4), 3.0);
-        assert_eq!(median(&[0, 2], 2), 1.0);
+    fn medians_and_quantiles_of_a_histogram() {
+        assert_eq!(histogram(&[1, 2, 3]).median(), 2.0);
+        // An even count: summary.csv's median is the mean of the two middle values, the
+        // nearest-rank one the lower of them.
+        let even = histogram(&[4, 1, 4, 2]);
+        assert_eq!((even.median(), even.quantile(0.5)), (3.0, 2.0));
+        assert_eq!(histogram(&[1, 1]).median(), 1.0);
+        assert_eq!((even.quantile(0.0), even.quantile(0.95)), (1.0, 4.0));
+        assert_eq!(
+            (even.count(), even.max(), even.counts()),
+            (4, Some(4), &[0, 1, 1, 0, 2][..])
+        );
+        assert_eq!(even.moments(), (11.0, 37.0));
+        let none = Histogram::default();
+        assert_eq!(
+            (none.median(), none.quantile(0.5), none.max()),
+            (0.0, 0.0, None)
+        );
     }
 }

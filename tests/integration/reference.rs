@@ -107,7 +107,7 @@ fn compare(rules: &Rules, games: u64, mut fresh: impl FnMut() -> Box<dyn Referen
                     context()
                 );
                 assert_eq!(
-                    Some(outcome.reason.class()),
+                    Some(outcome.reason.class().name()),
                     theirs.end_reason().map(reason),
                     "end reason, {}",
                     context()

@@ -12,7 +12,7 @@ use sowlab::agents::AgentSpec;
 use sowlab::outdir::disk::{Disk, RealDisk};
 use sowlab::outdir::{Kind, OutDir};
 use sowlab::sim::output::{self, Finish, Job, OutputError, RunInfo};
-use sowlab::sim::runner::Experiment;
+use sowlab::sim::runner::{Entrant, Experiment};
 
 use super::util::{path, root, sowlab, untimed, variant};
 
@@ -330,10 +330,10 @@ fn three_batches(matches: bool) -> (Experiment, RunInfo) {
     };
     let experiment = Experiment {
         variants: vec![
-            ("Hoyito I".to_string(), variant("hoyito-i")),
-            (second.to_string(), variant(second)),
+            ("Hoyito I".into(), variant("hoyito-i")),
+            (second.into(), variant(second)),
         ],
-        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random].map(Entrant::from)],
         games,
         seed: 11,
         record_moves: !matches,

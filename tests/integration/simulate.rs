@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use predicates::prelude::*;
 use sowlab::agents::AgentSpec;
 use sowlab::outdir::{Kind, OutDir};
+use sowlab::rules::Side;
 use sowlab::sim::output::{self, Finish, Job, RunInfo};
 use sowlab::sim::record::{GameRecord, MoveRecord, SummaryRecord};
-use sowlab::sim::runner::Experiment;
+use sowlab::sim::runner::{Entrant, Experiment};
 
 use super::util::{sowlab, untimed, variant};
 
@@ -92,8 +93,8 @@ fn shards_merge_into_exactly_the_files_of_a_whole_run() {
 
 fn experiment() -> (Experiment, RunInfo) {
     let variants = vec![
-        ("Hoyito I".to_string(), variant("hoyito-i")),
-        ("Ayoayo".to_string(), variant("ayoayo")),
+        ("Hoyito I".into(), variant("hoyito-i")),
+        ("Ayoayo".into(), variant("ayoayo")),
     ];
     let info = RunInfo {
         tool: "sowlab".into(),
@@ -111,7 +112,7 @@ fn experiment() -> (Experiment, RunInfo) {
     };
     let experiment = Experiment {
         variants,
-        pairings: vec![[AgentSpec::Random, AgentSpec::Random]],
+        pairings: vec![[AgentSpec::Random, AgentSpec::Random].map(Entrant::from)],
         games: 1500,
         seed: 3,
         record_moves: true,
@@ -235,8 +236,8 @@ fn wins(out: &Path, agent: &str) -> (usize, usize) {
     let won = rows
         .iter()
         .filter(|r| {
-            (r.winner == "south" && r.south_agent == agent)
-                || (r.winner == "north" && r.north_agent == agent)
+            (r.winner == Some(Side::South) && *r.south_agent == *agent)
+                || (r.winner == Some(Side::North) && *r.north_agent == *agent)
         })
         .count();
     (won, rows.len())

@@ -15,7 +15,8 @@ use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
 use crate::sim::merge::Shards;
 use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
-use crate::sim::runner::{units, Experiment, Shard};
+use crate::sim::record::Name;
+use crate::sim::runner::{units, Entrant, Experiment, Shard};
 
 /// Validated simulation settings: compiled variants, parsed agents.
 pub struct Plan {
@@ -40,7 +41,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     if let Some(i) = twice {
         return Err(Error::SamePairing(pairings[i].clone()));
     }
-    let mut compiled: Vec<(String, Rules)> = Vec::new();
+    let mut compiled: Vec<(Name, Rules)> = Vec::new();
     let mut infos = Vec::new();
     for (file, settings) in sources {
         let rules = load_rules(file, settings)?;
@@ -55,7 +56,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         } else {
             rules.provenance.name.clone()
         };
-        if compiled.iter().any(|(l, _)| *l == label) {
+        if compiled.iter().any(|(l, _)| **l == *label) {
             return Err(Error::SameName(label));
         }
         infos.push(VariantInfo {
@@ -69,7 +70,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
                 .map(|r| format!("R{} {}", r.number, r.rule))
                 .collect(),
         });
-        compiled.push((label, rules));
+        compiled.push((label.into(), rules));
     }
     if units(compiled.len(), pairings.len(), run.games).is_none() {
         return Err(Error::TooManyGames {
@@ -106,7 +107,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     };
     let experiment = Experiment {
         variants: compiled,
-        pairings: run.agents.iter().map(|p| p.0).collect(),
+        pairings: run.agents.iter().map(|p| p.0.map(Entrant::from)).collect(),
         games: run.games,
         seed: run.seed,
         record_moves: moves,
