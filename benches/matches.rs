@@ -76,11 +76,15 @@ fn sim_matches(rules: &Rules) -> (u64, u64, u64) {
 fn sim_games(rules: &Rules) -> u64 {
     let mut agents = [RandomAgent, RandomAgent];
     let (label, names) = names();
+    // One reused game, copied over from the start, as `simulate` plays single games.
+    let start = Game::new(rules);
+    let mut game = start.clone();
     (0..GAMES)
         .map(|seed| {
             let players = players(&mut agents, &names);
-            let game = play_game(rules, &label, players, seed, seed, None);
-            u64::from(game.turns)
+            game.clone_from(&start);
+            let record = play_game(&mut game, &label, players, seed, seed, None);
+            u64::from(record.turns)
         })
         .sum()
 }
@@ -101,11 +105,17 @@ fn engine_matches(rules: &Rules) -> u64 {
     moves
 }
 
-/// `GAMES` single games in the engine alone, random playouts: moves.
+/// `GAMES` single games in the engine alone, random playouts in one reused game (as a match
+/// plays its rounds in one): moves.
 fn engine_games(rules: &Rules) -> u64 {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let start = Game::new(rules);
+    let mut game = start.clone();
     (0..GAMES)
-        .map(|_| u64::from(Game::new(rules).random_playout(&mut rng)))
+        .map(|_| {
+            game.clone_from(&start);
+            u64::from(game.random_playout(&mut rng))
+        })
         .sum()
 }
 

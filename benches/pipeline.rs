@@ -33,7 +33,7 @@ use sowlab::engine::Game;
 use sowlab::outdir::{Kind, OutDir};
 use sowlab::rules::Rules;
 use sowlab::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
-use sowlab::sim::runner::{Entrant, Experiment};
+use sowlab::sim::runner::{Entrant, Experiment, Workspace};
 
 /// Games per seat order: 2 × `GAMES` games per iteration, two batches of the runner.
 const GAMES: u64 = 1024;
@@ -113,9 +113,10 @@ fn simulate(experiment: &Experiment, info: &RunInfo, pool: &rayon::ThreadPool, d
 
 /// The moves of the experiment's games.
 fn experiment_moves(experiment: &Experiment) -> u64 {
+    let mut workspace = Workspace::default();
     (0..experiment.units())
         .map(|u| {
-            let played = experiment.play(u);
+            let played = experiment.play(u, &mut workspace);
             played
                 .games()
                 .iter()
@@ -125,20 +126,29 @@ fn experiment_moves(experiment: &Experiment) -> u64 {
         .sum()
 }
 
-/// `games` random games with `Game::random_playout` from one seeded stream.
+/// `games` random games with `Game::random_playout` from one seeded stream, each in one reused
+/// game copied over from the start (as `simulate` plays its games).
 fn playouts(rules: &Rules, games: u64) -> u64 {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let start = Game::new(rules);
+    let mut game = start.clone();
     (0..games)
-        .map(|_| u64::from(Game::new(rules).random_playout(&mut rng)))
+        .map(|_| {
+            game.clone_from(&start);
+            u64::from(game.random_playout(&mut rng))
+        })
         .sum()
 }
 
-/// `games` random games with `Game::play_random`, move by move, from one seeded stream.
+/// `games` random games with `Game::play_random`, move by move, from one seeded stream, in one
+/// reused game as above.
 fn play_randoms(rules: &Rules, games: u64) -> u64 {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let start = Game::new(rules);
+    let mut game = start.clone();
     let mut moves = 0;
     for _ in 0..games {
-        let mut game = Game::new(rules);
+        game.clone_from(&start);
         while game.play_random(&mut rng).is_some() {
             moves += 1;
         }

@@ -33,16 +33,16 @@ struct Recording<'a> {
     moves: Option<&'a mut Vec<MoveRecord>>,
 }
 
-/// Plays one game to its end; `moves` receives one record per move when given.
+/// Plays `game`, at the start of its rules, to its end; `moves` receives one record per move
+/// when given.
 pub fn play_game(
-    rules: &Rules,
+    game: &mut Game<'_>,
     label: &Name,
     players: Players<'_>,
     index: u64,
     seed: u64,
     moves: Option<&mut Vec<MoveRecord>>,
 ) -> GameRecord {
-    let mut game = Game::new(rules);
     let mut rngs = rngs(seed);
     let mut players = players;
     let recording = Recording {
@@ -51,9 +51,9 @@ pub fn play_game(
         round: None,
         moves,
     };
-    play_out(&mut game, &mut players, &mut rngs, recording);
-    let starter = rules.program.board.starter;
-    game_record(&game, label, &players.names, index, seed, starter, None)
+    play_out(game, &mut players, &mut rngs, recording);
+    let starter = game.rules().program.board.starter;
+    game_record(game, label, &players.names, index, seed, starter, None)
 }
 
 /// Plays a match of rounds to its end: its record, and one record per round (each agent

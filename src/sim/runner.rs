@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::record::{GameRecord, MatchRecord, MoveRecord, Name};
 use super::{play_game, play_match, seed, Players};
 use crate::agents::AgentSpec;
+use crate::engine::Game;
 use crate::rules::Rules;
 
 /// What to simulate.
@@ -143,6 +144,29 @@ impl Played {
     }
 }
 
+/// What a worker keeps from one unit to the next: for each variant met, its start and a game
+/// that is copied over from the start for every game played, so that the engine's
+/// allocations and the start's first turn are made once, not per game.
+#[derive(Default)]
+pub struct Workspace<'e> {
+    games: Vec<Option<[Game<'e>; 2]>>,
+}
+
+impl<'e> Workspace<'e> {
+    /// A game of variant `variant` (whose rules are `rules`) at its start.
+    fn game(&mut self, variant: usize, rules: &'e Rules) -> &mut Game<'e> {
+        if self.games.len() <= variant {
+            self.games.resize_with(variant + 1, || None);
+        }
+        let [start, game] = self.games[variant].get_or_insert_with(|| {
+            let start = Game::new(rules);
+            [start.clone(), start]
+        });
+        game.clone_from(start);
+        game
+    }
+}
+
 /// Games per batch: large enough to keep every core busy, small enough to stream.
 const BATCH: u64 = 1024;
 
@@ -166,8 +190,9 @@ impl Experiment {
         (unit / self.games.max(1)) as usize
     }
 
-    /// Plays one unit: variant-major, then pairing, then seat order, then game.
-    pub fn play(&self, unit: u64) -> Played {
+    /// Plays one unit: variant-major, then pairing, then seat order, then game; a single game
+    /// is played in `workspace`'s game of its variant.
+    pub fn play<'e>(&'e self, unit: u64, workspace: &mut Workspace<'e>) -> Played {
         let started = Instant::now();
         let (variant, rest) = (
             (unit / self.per_variant()) as usize,
@@ -195,7 +220,8 @@ impl Experiment {
             let (matched, rounds) = play_match(rules, label, players, rest, game_seed, recorded);
             Unit::Match(matched, rounds)
         } else {
-            Unit::Game(play_game(rules, label, players, rest, game_seed, recorded))
+            let game = workspace.game(variant, rules);
+            Unit::Game(play_game(game, label, players, rest, game_seed, recorded))
         };
         Played {
             unit,
@@ -234,7 +260,7 @@ impl Experiment {
                 || {
                     (next..end)
                         .into_par_iter()
-                        .map(|u| self.play(u))
+                        .map_init(Workspace::default, |workspace, u| self.play(u, workspace))
                         .collect::<Vec<Played>>()
                 },
                 || match pending.take() {

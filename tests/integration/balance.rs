@@ -79,7 +79,15 @@ fn a_random_opening_makes_deterministic_agents_play_distinct_games() {
             opening,
         };
         let mut moves = Vec::new();
-        play_game(&rules, &"Oware".into(), players, 0, seed, Some(&mut moves));
+        let mut played = Game::new(&rules);
+        play_game(
+            &mut played,
+            &"Oware".into(),
+            players,
+            0,
+            seed,
+            Some(&mut moves),
+        );
         moves.iter().map(|m| m.hole).collect::<Vec<u32>>()
     };
     let replays: HashSet<Vec<u32>> = (0..20).map(|seed| game(0, seed)).collect();
