@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Paired timing for a machine whose speed drifts: runs two playout programs at the same time,
+# one pinned to each core, and swaps the cores every round, so both see the same machine.
+#
+#   benches/paired.sh A B VARIANT...
+#
+# A and B are commands (split at spaces) called as `A variants/VARIANT.sow MOVES` that print
+# their rate last but one ("... 6.12 Mmoves/s"), such as `target/release/examples/playouts`
+# built from two commits, or the same with `--fresh` or `--reference`. Prints every run and, per variant, the geometric mean of B's rate over A's.
+# ROUNDS (default 3; each is two runs) and MOVES (default 10000000) come from the environment.
+# Needs two cores and `taskset` (util-linux).
+set -euo pipefail
+a=$1 b=$2
+shift 2
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for variant in "$@"; do
+    for _ in $(seq "${ROUNDS:-3}"); do
+        for first in 0 1; do
+            file="$here/variants/$variant.sow"
+            # shellcheck disable=SC2086 # A and B are split into a command and its options
+            taskset -c "$first" $a "$file" "${MOVES:-10000000}" >"$out/a" &
+            taskset -c $((1 - first)) $b "$file" "${MOVES:-10000000}" >"$out/b"
+            wait
+            echo "$variant $(awk '{print $(NF-1)}' "$out/a") $(awk '{print $(NF-1)}' "$out/b")"
+        done
+    done
+done | awk '{
+    ratio = $3 / $2; logs[$1] += log(ratio); runs[$1]++
+    printf "%s A %s B %s B/A %.3f\n", $1, $2, $3, ratio
+} END {
+    for (v in logs) printf "%s geometric mean B/A %.3f over %d runs\n", v, exp(logs[v] / runs[v]), runs[v]
+}'

@@ -1,0 +1,85 @@
+//! Random playouts of one variant, timed: the engine's loop alone, for measurements that
+//! criterion cannot make on a noisy machine (two builds side by side, one per core; see
+//! `docs/speed.md` and `benches/paired.sh`).
+//!
+//! `cargo run --release --example playouts -- VARIANT.sow MOVES [--fresh | --reference]` prints
+//! `MOVES moves GAMES games RATE Mmoves/s`. Games are played in one reused game, copied over
+//! from the start (as `sowlab simulate` plays them), with `--fresh` in a new `Game` each, or
+//! with `--reference` by the hand-written implementation of `benches/reference` named as the
+//! file (`hoyito-i` or `oware`, 6 holes a row, its own generator). The engine's generator is
+//! ChaCha8 seeded 7, so every build plays the same games.
+
+#[path = "../benches/reference/mod.rs"]
+mod reference;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sowlab::engine::Game;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut positional = args.iter().filter(|a| !a.starts_with("--"));
+    let (Some(path), Some(moves)) = (
+        positional.next(),
+        positional.next().and_then(|m| m.parse().ok()),
+    ) else {
+        eprintln!("usage: playouts VARIANT.sow MOVES [--fresh]");
+        std::process::exit(2);
+    };
+    let fresh = args.iter().any(|a| a == "--fresh");
+    if args.iter().any(|a| a == "--reference") {
+        return hand_written(path, moves);
+    }
+    let rules = match sowlab::lang::compile_path(std::path::Path::new(path), &[]) {
+        Ok(rules) => rules,
+        Err(error) => {
+            eprintln!("{error}");
+            std::process::exit(1);
+        }
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let start = Game::new(&rules);
+    let mut game = start.clone();
+    let (mut played, mut games) = (0u64, 0u64);
+    let clock = std::time::Instant::now();
+    while played < moves {
+        if fresh {
+            game = Game::new(&rules);
+        } else {
+            game.clone_from(&start);
+        }
+        played += u64::from(game.random_playout(&mut rng));
+        games += 1;
+    }
+    report(played, games, clock);
+}
+
+fn report(played: u64, games: u64, clock: std::time::Instant) {
+    let seconds = clock.elapsed().as_secs_f64();
+    println!(
+        "{played} moves {games} games {:.2} Mmoves/s",
+        played as f64 / seconds / 1e6
+    );
+}
+
+/// The same, by the hand-written implementation named as the file.
+fn hand_written(path: &str, moves: u64) {
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str());
+    let mut state = 7u64;
+    let (mut played, mut games) = (0u64, 0u64);
+    let clock = std::time::Instant::now();
+    while played < moves {
+        played += u64::from(match name {
+            Some("hoyito-i") => reference::hoyito_i::Game::new(6).random_playout(&mut state),
+            Some("oware") => reference::oware::Game::new(6).random_playout(&mut state),
+            _ => {
+                eprintln!("no hand-written implementation of {path}: hoyito-i or oware");
+                std::process::exit(2);
+            }
+        });
+        games += 1;
+    }
+    report(played, games, clock);
+}
