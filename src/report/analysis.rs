@@ -224,9 +224,15 @@ impl Group {
         mean_interval(self.captures.0, self.captures.1, self.games as f64)
     }
 
-    /// The `q`-quantile of game length (nearest rank).
+    /// The `q`-quantile of game length (nearest rank), for the charts.
     pub fn length_quantile(&self, q: f64) -> f64 {
         self.lengths.quantile(q)
+    }
+
+    /// The median game length, as `summary.csv` gives it (the mean of the two middle games
+    /// for an even count).
+    pub fn length_median(&self) -> f64 {
+        self.lengths.median()
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
@@ -299,9 +305,10 @@ impl MatchGroup {
         mean_of(&self.rounds)
     }
 
-    /// The `q`-quantile of rounds per match (nearest rank).
-    pub fn rounds_quantile(&self, q: f64) -> f64 {
-        self.rounds.quantile(q)
+    /// The median number of rounds per match (the mean of the two middle matches for an even
+    /// count).
+    pub fn rounds_median(&self) -> f64 {
+        self.rounds.median()
     }
 }
 

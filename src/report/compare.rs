@@ -307,7 +307,7 @@ fn comparison_rows(
         rows.push(ComparisonRecord {
             low: None,
             high: None,
-            ..row(g, "median_turns", (g.length_quantile(0.5), 0.0, 0.0))
+            ..row(g, "median_turns", (g.length_median(), 0.0, 0.0))
         });
         rows.push(row(g, "unfinished_rate", g.share(g.unfinished)));
         rows.push(row(g, "cap_rate", g.share(g.capped)));
@@ -428,7 +428,7 @@ fn pairing_section(
                     with_interval(g.rate(g.outcomes[1])),
                     with_interval(g.rate(g.outcomes[2])),
                     format!("{m:.1} [{lo:.1}–{hi:.1}]"),
-                    format!("{}", g.length_quantile(0.5)),
+                    format!("{}", g.length_median()),
                     count_share(g.capped, g.games),
                     count_share(g.unfinished - g.capped, g.games),
                     count_share(g.no_moves, g.games),
@@ -701,7 +701,7 @@ fn match_rows(seating: &Seating, groups: &[&MatchGroup]) -> Vec<ComparisonRecord
         rows.push(ComparisonRecord {
             low: None,
             high: None,
-            ..row(g, "median_rounds", (g.rounds_quantile(0.5), 0.0, 0.0), n)
+            ..row(g, "median_rounds", (g.rounds_median(), 0.0, 0.0), n)
         });
     }
     rows
@@ -758,7 +758,7 @@ fn match_section(
                             g.decided_round_1
                         ),
                         format!("{m:.1} [{lo:.1}–{hi:.1}]"),
-                        format!("{}", g.rounds_quantile(0.5)),
+                        format!("{}", g.rounds_median()),
                         ends.join(", "),
                     ]
                 })
