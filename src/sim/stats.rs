@@ -214,8 +214,9 @@ impl Histogram {
         }
     }
 
-    /// The `q`-quantile by nearest rank, so always a value counted (the reports' median is
-    /// `quantile(0.5)`: the lower middle value when the count is even); 0 for none.
+    /// The `q`-quantile by nearest rank, so always a value counted (for an even count,
+    /// `quantile(0.5)` is the lower middle value, not [`Histogram::median`]); 0 for none.
+    /// The reports' box plots use it.
     pub fn quantile(&self, q: f64) -> f64 {
         if self.n == 0 {
             return 0.0;
