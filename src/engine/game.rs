@@ -749,13 +749,14 @@ impl<'r> Game<'r> {
         }
     }
 
-    /// Starts a turn for `side`: nothing sown yet.
-    fn open_turn(&mut self, side: Side) {
+    /// Starts a turn for `side`: nothing sown yet. `occupied` is the position's
+    /// [`Position::occupied`].
+    fn open_turn(&mut self, side: Side, occupied: u64) {
         let rules = self.rules;
         self.position.to_move = side;
         // Most variants play any non-empty open hole: no need to look at the rules below.
         let candidates = if rules.dispatch.plain_turns {
-            self.position.candidates(side, 1)
+            occupied & self.position.playable(side)
         } else {
             self.ruled_candidates(side)
         };
@@ -763,10 +764,11 @@ impl<'r> Game<'r> {
         turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
+        let starved = occupied & self.position.owned(side.other()) == 0;
         turn.must_feed = rules
             .program
             .feeding
-            .is_some_and(|f| f.duty == FeedDuty::Always || self.position.row_empty(side.other()));
+            .is_some_and(|f| f.duty == FeedDuty::Always || starved);
         turn.not_feeding = 0;
         turn.drawn = None;
         // Judged once a turn, on the position the turn starts from.
@@ -933,8 +935,9 @@ impl<'r> Game<'r> {
             self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
             return report;
         }
+        let occupied = self.position.occupied();
         let ended = if self.rules.dispatch.ends_after_move {
-            self.end_after_move(mover)
+            self.end_after_move(mover, occupied)
         } else {
             None
         };
@@ -948,18 +951,24 @@ impl<'r> Game<'r> {
         } else {
             mover.other()
         };
-        self.start_turn_probing(next, probe);
+        self.start_turn_probing(next, occupied, probe);
         report.passes = self.stats.passes - passes;
         report
     }
 
     /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
-    /// when a rule names one. `Dispatch::ends_after_move` says whether any of them applies.
-    fn end_after_move(&self, mover: Side) -> Option<(EndReason, Award, Option<Option<Side>>)> {
+    /// when a rule names one. `Dispatch::ends_after_move` says whether any of them applies;
+    /// `occupied` is the position's [`Position::occupied`].
+    fn end_after_move(
+        &self,
+        mover: Side,
+        occupied: u64,
+    ) -> Option<(EndReason, Award, Option<Option<Side>>)> {
         let ending = &self.rules.program.ending;
         let position = &self.position;
         let total = position.total();
-        if ending.scoring == Scoring::EmptiedWins && position.row_empty(mover) {
+        let empty = |side: Side| occupied & position.owned(side) == 0;
+        if ending.scoring == Scoring::EmptiedWins && empty(mover) {
             return Some((EndReason::Emptied, Award::Owners, Some(Some(mover))));
         }
         if let Some(rule) = ending.last_seeds {
@@ -978,7 +987,6 @@ impl<'r> Game<'r> {
             }
         }
         if let Some((which, award)) = ending.empty_row {
-            let empty = |side: Side| position.row_empty(side);
             let ended = match which {
                 RowTest::Either => empty(Side::South) || empty(Side::North),
                 RowTest::Mover => empty(mover),
@@ -1003,16 +1011,22 @@ impl<'r> Game<'r> {
 
     /// Hands the turn to `side` (see [`Game::start_turn_probing`]).
     fn start_turn(&mut self, side: Side) {
-        self.start_turn_probing(side, None);
+        self.start_turn_probing(side, self.position.occupied(), None);
     }
 
     /// Hands the turn to `side`, resolving passes, then applies repetition and the cap. Whether
     /// a player can move is found by sowing their holes in order, or, with `probe`, by drawing
-    /// them at random and keeping the first legal one for [`Game::random_playout`].
-    fn start_turn_probing(&mut self, mut side: Side, mut probe: Option<&mut dyn rand::RngCore>) {
+    /// them at random and keeping the first legal one for [`Game::random_playout`]. `occupied`
+    /// is the position's [`Position::occupied`], found once for the end rules and the turn.
+    fn start_turn_probing(
+        &mut self,
+        mut side: Side,
+        occupied: u64,
+        mut probe: Option<&mut dyn rand::RngCore>,
+    ) {
         let rules = self.rules;
         for tried in 0..2 {
-            self.open_turn(side);
+            self.open_turn(side, occupied);
             let can_move = match probe.as_deref_mut() {
                 Some(rng) => {
                     self.turn.drawn = self.draw(rng);

@@ -221,20 +221,6 @@ impl Position {
         self.board().iter().map(|&n| u32::from(n)).sum()
     }
 
-    /// `side`'s row, when each player owns their own row (as in every single game): the
-    /// engine's per-turn scans then run over a plain slice.
-    #[inline(always)]
-    fn row(&self, side: Side) -> Option<std::ops::Range<usize>> {
-        let holes = usize::from(self.holes);
-        let n = holes / 2;
-        let rows = ((1u64 << holes) - 1) & !((1u64 << n) - 1);
-        let row = match side {
-            Side::South => 0..n,
-            Side::North => n..holes,
-        };
-        (self.north == rows).then_some(row)
-    }
-
     /// The holes of `mask` holding at least `min` seeds, as a bit mask.
     fn holding(&self, mut mask: u64, min: u16) -> u64 {
         let mut found = 0;
@@ -249,38 +235,69 @@ impl Position {
     /// Whether `side`'s holes are all empty.
     #[inline]
     pub fn row_empty(&self, side: Side) -> bool {
-        match self.row(side) {
-            Some(row) => self.seeds[row].iter().all(|&n| n == 0),
-            None => self.holding(self.owned(side), 1) == 0,
+        self.occupied() & self.owned(side) == 0
+    }
+
+    /// The holes holding at least one seed, as a bit mask.
+    #[inline]
+    pub(crate) fn occupied(&self) -> u64 {
+        // Four counts at once, with no branch per hole: adding 0x7fff to a count's low 15
+        // bits carries into its top bit unless they are all zero. The product gathers the
+        // four top bits (15, 31, 47, 63) into bits 60 to 63 without carries; each word's four
+        // go in on top, and the earlier ones move down.
+        const LOW: u64 = 0x7fff_7fff_7fff_7fff;
+        const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+        let words = self.words();
+        let mut found = 0;
+        for i in 0..words {
+            let word = self.word(i);
+            let tops = (((word & LOW) + LOW) | word) & !LOW;
+            found = found >> 4 | tops.wrapping_mul(GATHER) & 0xf << 60;
         }
+        found >> (64 - 4 * words) & ((1u64 << self.holes) - 1)
+    }
+
+    /// How many words of four counts cover the board (the last may take in the stores).
+    #[inline(always)]
+    fn words(&self) -> usize {
+        usize::from(self.holes).div_ceil(4)
+    }
+
+    /// The counts of holes `4i` to `4i + 3`, sixteen bits each, the first lowest.
+    #[inline(always)]
+    fn word(&self, i: usize) -> u64 {
+        let w = &self.seeds[4 * i..4 * i + 4];
+        u64::from(w[0]) | u64::from(w[1]) << 16 | u64::from(w[2]) << 32 | u64::from(w[3]) << 48
     }
 
     /// The holes `side` could lift: open holes they own, not houses, holding at least
     /// `min_seeds` seeds (at least one), as a bit mask.
     #[inline]
     pub fn candidates(&self, side: Side, min_seeds: u16) -> u64 {
-        let playable = self.owned(side) & !self.closed & !self.houses & !self.locked;
-        self.holding(playable, min_seeds.max(1))
+        if min_seeds <= 1 {
+            self.occupied() & self.playable(side)
+        } else {
+            self.holding(self.playable(side), min_seeds)
+        }
     }
 
-    /// A cheap 64-bit fingerprint of the position, for the repetition table.
+    /// The holes `side` may lift when they hold seeds enough: open holes they own, not houses.
+    #[inline]
+    pub(crate) fn playable(&self, side: Side) -> u64 {
+        self.owned(side) & !self.closed & !self.houses & !self.locked
+    }
+
+    /// A cheap 64-bit fingerprint of the position, for the repetition table and the search's
+    /// transposition table.
     pub fn fingerprint(&self) -> u64 {
-        // Four counts to a word, one multiply-rotate per word.
-        let used = &self.seeds[..self.holes as usize + 2];
-        let mut words = used.chunks_exact(4);
+        // One multiply-rotate per word of four counts, then the stores.
         let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ self.to_move as u64;
-        for w in &mut words {
-            let word = u64::from(w[0])
-                | u64::from(w[1]) << 16
-                | u64::from(w[2]) << 32
-                | u64::from(w[3]) << 48;
-            h = (h.rotate_left(23) ^ word).wrapping_mul(0x5851_f42d_4c95_7f2d);
+        for i in 0..self.words() {
+            h = (h.rotate_left(23) ^ self.word(i)).wrapping_mul(0x5851_f42d_4c95_7f2d);
         }
-        let tail = words
-            .remainder()
-            .iter()
-            .fold(0u64, |w, &n| w << 16 | u64::from(n));
-        h = (h.rotate_left(23) ^ tail).wrapping_mul(0x5851_f42d_4c95_7f2d);
+        let holes = usize::from(self.holes);
+        let stores = u64::from(self.seeds[holes]) | u64::from(self.seeds[holes + 1]) << 16;
+        h = (h.rotate_left(23) ^ stores).wrapping_mul(0x5851_f42d_4c95_7f2d);
         h ^ (h >> 31)
             ^ self.closed
             ^ self.north.rotate_left(32)
@@ -299,5 +316,41 @@ impl std::fmt::Debug for Position {
             .field("north", &self.north)
             .field("houses", &self.houses)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time test against one hole at a time: every board size, counts at the
+    /// edges of the carry trick (a top bit set, the low bits all zero), full stores beside.
+    #[test]
+    fn occupied_holes_are_the_holes_holding_seeds() {
+        let counts = [0, 1, 2, 0x7fff, 0x8000, 0xffff, 0, 3];
+        for holes in (2..=2 * crate::rules::MAX_HOLES_PER_ROW).step_by(2) {
+            for shift in 0..counts.len() {
+                let board: Vec<u16> = (0..holes)
+                    .map(|h| counts[(h + shift) % counts.len()])
+                    .collect();
+                let mut seeds = [0; MAX_POSITIONS];
+                seeds[..holes].copy_from_slice(&board);
+                seeds[holes..holes + 2].copy_from_slice(&[5, 0x8000]);
+                let position = Position {
+                    seeds,
+                    closed: 0,
+                    north: 0,
+                    houses: 0,
+                    locked: 0,
+                    to_move: Side::South,
+                    holes: holes as u8,
+                    total: 0,
+                };
+                let expected = (0..holes)
+                    .filter(|&h| board[h] != 0)
+                    .fold(0u64, |mask, h| mask | 1 << h);
+                assert_eq!(position.occupied(), expected, "{holes} holes: {board:?}");
+            }
+        }
     }
 }
