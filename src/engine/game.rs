@@ -1229,7 +1229,10 @@ impl Clone for History {
     fn clone_from(&mut self, source: &History) {
         self.positions.clone_from(&source.positions);
         self.seen = source.seen;
-        self.fingerprints.clone_from(&source.fingerprints);
+        // Refilled rather than cloned over: the table's `clone_from` takes the source's size,
+        // mostly none (a game's start), and the index would be grown anew every game.
+        self.fingerprints.clear();
+        self.fingerprints.extend(&source.fingerprints);
     }
 }
 
