@@ -5,11 +5,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::engine::EndClass;
 use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
-use crate::sim::stats::{paired_difference, wilson, Histogram, Ratio, Z95};
+use crate::sim::stats::{paired_difference, wilson, Histogram, Ratio, Tally, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -68,29 +67,13 @@ pub struct Group {
     pub rules_hash: String,
     /// The agents, in their seats.
     pub seating: Seating,
-    /// Games.
-    pub games: u64,
-    /// Games whose outcome the win rates count: the finished ones, or every game when
-    /// unfinished games are scored (`--score-unfinished`).
-    pub scored: u64,
-    /// Among the scored games: wins by South, by North, draws.
-    pub outcomes: [u64; 3],
-    /// Among the scored games: wins by the player who moved first.
-    pub first_mover_wins: u64,
+    /// Outcomes, lengths, ends and captures, counted as `summary.csv` counts them; outcomes
+    /// only of the scored games (the finished ones, or all with `--score-unfinished`).
+    pub tally: Tally,
     /// Games South moved first in.
     pub south_starts: u64,
-    /// Game lengths in moves.
-    pub lengths: Histogram,
     /// Games by end rule, by its name (`last-seeds`, `cap`, ...).
     pub end_rules: BTreeMap<&'static str, u64>,
-    /// Games stopped by cap or repetition.
-    pub unfinished: u64,
-    /// Games stopped by the move cap.
-    pub capped: u64,
-    /// Games ended with no legal move for either player.
-    pub no_moves: u64,
-    /// Capture events, summed, and their sum of squares (for an interval on the mean).
-    pub captures: (f64, f64),
     /// Player turns per game: a move with the extra moves it earns counts once, a pass once.
     pub player_turns: Mean,
     /// South's final total minus North's, per game.
@@ -180,17 +163,17 @@ pub struct Pairs {
 impl Group {
     /// `(rate, low, high)` of a count among the scored games (a win rate).
     pub fn rate(&self, k: u64) -> (f64, f64, f64) {
-        wilson(k, self.scored, Z95)
+        wilson(k, self.tally.scored, Z95)
     }
 
     /// `(share, low, high)` of a count among all the games (how games end).
     pub fn share(&self, k: u64) -> (f64, f64, f64) {
-        wilson(k, self.games, Z95)
+        wilson(k, self.tally.games, Z95)
     }
 
     /// Mean game length and its 95% interval.
     pub fn mean_length(&self) -> (f64, f64, f64) {
-        mean_of(&self.lengths)
+        mean_of(&self.tally.lengths)
     }
 
     /// South's win rate minus North's among the scored games, with its 95% interval. The two
@@ -198,7 +181,12 @@ impl Group {
     /// multinomial shares, `√(pS + pN − (pS − pN)²) / √n`: the same formula as the Wald interval
     /// of paired proportions, with South's and North's wins as the discordant counts.
     pub fn seat_balance(&self) -> (f64, f64, f64) {
-        paired_difference(self.outcomes[0], self.outcomes[1], self.scored, Z95)
+        paired_difference(
+            self.tally.outcomes[0],
+            self.tally.outcomes[1],
+            self.tally.scored,
+            Z95,
+        )
     }
 
     /// Per move number (from 1): the mean South−North score difference over every game with
@@ -221,18 +209,22 @@ impl Group {
 
     /// Mean capture events per game and its 95% interval.
     pub fn mean_captures(&self) -> (f64, f64, f64) {
-        mean_interval(self.captures.0, self.captures.1, self.games as f64)
+        mean_interval(
+            self.tally.captures.0,
+            self.tally.captures.1,
+            self.tally.games as f64,
+        )
     }
 
     /// The `q`-quantile of game length (nearest rank), for the charts.
     pub fn length_quantile(&self, q: f64) -> f64 {
-        self.lengths.quantile(q)
+        self.tally.lengths.quantile(q)
     }
 
     /// The median game length, as `summary.csv` gives it (the mean of the two middle games
     /// for an even count).
     pub fn length_median(&self) -> f64 {
-        self.lengths.median()
+        self.tally.lengths.median()
     }
 
     /// This group's games against `other`'s, matched by [`PairKey`]: the concordant and
@@ -468,22 +460,9 @@ impl Analysis {
                 continue;
             };
             let g = &mut groups[i];
-            let unfinished = r.end_reason.unfinished();
-            let scored = score_unfinished || !unfinished;
-            g.games += 1;
-            if scored {
-                g.scored += 1;
-                g.outcomes[r.winner.map_or(2, Side::index)] += 1;
-                g.first_mover_wins += u64::from(r.winner == Some(r.starter));
-            }
+            let scored = g.tally.add(&r, score_unfinished);
             g.south_starts += u64::from(r.starter == Side::South);
-            g.lengths.add(r.turns as usize);
             *g.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
-            g.unfinished += u64::from(unfinished);
-            g.capped += u64::from(r.end_reason == EndClass::Cap);
-            g.no_moves += u64::from(r.end_reason == EndClass::NoMoves);
-            g.captures.0 += f64::from(r.captures);
-            g.captures.1 += f64::from(r.captures).powi(2);
             g.player_turns
                 .add(f64::from(r.turns - r.extra_turns + r.passes));
             g.margin
@@ -587,10 +566,9 @@ impl Analysis {
 
     /// How the win rates treat games stopped by the move cap or by repetition, for a report.
     pub fn scoring_note(&self) -> String {
-        let (unfinished, games) = self
-            .groups
-            .iter()
-            .fold((0, 0), |(u, n), g| (u + g.unfinished, n + g.games));
+        let (unfinished, games) = self.groups.iter().fold((0, 0), |(u, n), g| {
+            (u + g.tally.unfinished(), n + g.tally.games)
+        });
         let how = if self.score_unfinished {
             "are counted in the win rates, scored as each variant's `unfinished:` rule says (by captured totals unless it says draw), as --score-unfinished asks"
         } else {

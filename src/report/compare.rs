@@ -7,6 +7,7 @@ use super::analysis::{Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE
 use super::chart::{self, Bars, Chart, Line, Plot, Scale};
 use super::document::{self, Block};
 use super::error::ReportError;
+use crate::engine::EndClass;
 use crate::outdir::OutDir;
 use crate::rules::reading_gloss;
 use crate::sim::stats::{holm, mcnemar, paired_difference, Z95};
@@ -118,8 +119,14 @@ pub fn write(dir: &mut OutDir, command: &str, score_unfinished: bool) -> Result<
 fn stalled_note(groups: &[&Group]) -> Option<String> {
     let stalled: Vec<String> = groups
         .iter()
-        .filter(|g| g.no_moves > 0)
-        .map(|g| format!("{} {}", g.variant, count_share(g.no_moves, g.games)))
+        .filter(|g| g.tally.ended(EndClass::NoMoves) > 0)
+        .map(|g| {
+            format!(
+                "{} {}",
+                g.variant,
+                count_share(g.tally.ended(EndClass::NoMoves), g.tally.games)
+            )
+        })
         .collect();
     (!stalled.is_empty()).then(|| format!(
         "Games ended because nobody could move ({}) came about through the rule {NO_MOVES_RULE}. They are finished games and count in the win rates.",
@@ -215,7 +222,7 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
         .groups
         .iter()
         .map(|g| {
-            let (_, lo, hi) = g.rate(g.first_mover_wins);
+            let (_, lo, hi) = g.rate(g.tally.first_mover_wins);
             (hi - lo) / 2.0
         })
         .fold(0.0, f64::max);
@@ -293,34 +300,48 @@ fn comparison_rows(
     tests: &[PairTest],
 ) -> Vec<ComparisonRecord> {
     // Win rates are over the scored games; everything else over all of them.
-    let rate =
-        |g: &Group, measure: &str, k| record(seating, &g.variant, measure, g.rate(k), g.scored);
-    let row =
-        |g: &Group, measure: &str, values| record(seating, &g.variant, measure, values, g.games);
+    let rate = |g: &Group, measure: &str, k| {
+        record(seating, &g.variant, measure, g.rate(k), g.tally.scored)
+    };
+    let row = |g: &Group, measure: &str, values| {
+        record(seating, &g.variant, measure, values, g.tally.games)
+    };
     let mut rows = Vec::new();
     for g in groups {
-        rows.push(rate(g, "first_mover_rate", g.first_mover_wins));
-        rows.push(rate(g, "south_rate", g.outcomes[0]));
-        rows.push(rate(g, "north_rate", g.outcomes[1]));
-        rows.push(rate(g, "draw_rate", g.outcomes[2]));
+        rows.push(rate(g, "first_mover_rate", g.tally.first_mover_wins));
+        rows.push(rate(g, "south_rate", g.tally.outcomes[0]));
+        rows.push(rate(g, "north_rate", g.tally.outcomes[1]));
+        rows.push(rate(g, "draw_rate", g.tally.outcomes[2]));
         rows.push(row(g, "mean_turns", g.mean_length()));
         rows.push(ComparisonRecord {
             low: None,
             high: None,
             ..row(g, "median_turns", (g.length_median(), 0.0, 0.0))
         });
-        rows.push(row(g, "unfinished_rate", g.share(g.unfinished)));
-        rows.push(row(g, "cap_rate", g.share(g.capped)));
-        rows.push(row(g, "repetition_rate", g.share(g.unfinished - g.capped)));
-        rows.push(row(g, "no_moves_rate", g.share(g.no_moves)));
+        rows.push(row(g, "unfinished_rate", g.share(g.tally.unfinished())));
+        rows.push(row(g, "cap_rate", g.share(g.tally.ended(EndClass::Cap))));
+        rows.push(row(
+            g,
+            "repetition_rate",
+            g.share(g.tally.ended(EndClass::Repetition)),
+        ));
+        rows.push(row(
+            g,
+            "no_moves_rate",
+            g.share(g.tally.ended(EndClass::NoMoves)),
+        ));
         rows.push(row(g, "mean_captures", g.mean_captures()));
-        rows.push(row(g, "completion_rate", g.share(g.games - g.unfinished)));
+        rows.push(row(
+            g,
+            "completion_rate",
+            g.share(g.tally.games - g.tally.unfinished()),
+        ));
         rows.push(record(
             seating,
             &g.variant,
             "seat_balance",
             g.seat_balance(),
-            g.scored,
+            g.tally.scored,
         ));
         rows.push(row(g, "mean_margin", g.margin.interval()));
         rows.push(row(g, "mean_player_turns", g.player_turns.interval()));
@@ -421,17 +442,17 @@ fn pairing_section(
                 let (m, lo, hi) = g.mean_length();
                 vec![
                     g.variant.clone(),
-                    g.games.to_string(),
-                    g.scored.to_string(),
-                    with_interval(g.rate(g.first_mover_wins)),
-                    with_interval(g.rate(g.outcomes[0])),
-                    with_interval(g.rate(g.outcomes[1])),
-                    with_interval(g.rate(g.outcomes[2])),
+                    g.tally.games.to_string(),
+                    g.tally.scored.to_string(),
+                    with_interval(g.rate(g.tally.first_mover_wins)),
+                    with_interval(g.rate(g.tally.outcomes[0])),
+                    with_interval(g.rate(g.tally.outcomes[1])),
+                    with_interval(g.rate(g.tally.outcomes[2])),
                     format!("{m:.1} [{lo:.1}–{hi:.1}]"),
                     format!("{}", g.length_median()),
-                    count_share(g.capped, g.games),
-                    count_share(g.unfinished - g.capped, g.games),
-                    count_share(g.no_moves, g.games),
+                    count_share(g.tally.ended(EndClass::Cap), g.tally.games),
+                    count_share(g.tally.ended(EndClass::Repetition), g.tally.games),
+                    count_share(g.tally.ended(EndClass::NoMoves), g.tally.games),
                     format!("{:.2}", g.mean_captures().0),
                 ]
             })
@@ -468,7 +489,7 @@ fn pairing_section(
                 };
                 vec![
                     g.variant.clone(),
-                    with_interval(g.share(g.games - g.unfinished)),
+                    with_interval(g.share(g.tally.games - g.tally.unfinished())),
                     signed_points(g.seat_balance()),
                     number(g.margin.interval()),
                     from_moves(number(g.decisiveness.interval())),
@@ -481,7 +502,7 @@ fn pairing_section(
             .collect(),
     ));
     if !tests.is_empty() {
-        let starter = if groups.iter().all(|g| g.south_starts == g.games) {
+        let starter = if groups.iter().all(|g| g.south_starts == g.tally.games) {
             " Every variant here has South move first, so this is also the first mover's win rate."
         } else {
             ""
@@ -532,10 +553,13 @@ fn pairing_section(
         ));
     }
     // Where South moves first in every game the first mover's bar would repeat South's.
-    let south_always_starts = groups.iter().all(|g| g.south_starts == g.games);
+    let south_always_starts = groups.iter().all(|g| g.south_starts == g.tally.games);
     let first_mover = (!south_always_starts).then(|| Bars {
         name: "first mover".into(),
-        values: groups.iter().map(|g| g.rate(g.first_mover_wins)).collect(),
+        values: groups
+            .iter()
+            .map(|g| g.rate(g.tally.first_mover_wins))
+            .collect(),
     });
     let mut charts = vec![
         (
@@ -549,15 +573,15 @@ fn pairing_section(
                     series: first_mover.into_iter().chain([
                         Bars {
                             name: format!("South ({})", seating.south),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
+                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[0])).collect(),
                         },
                         Bars {
                             name: format!("North ({})", seating.north),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
+                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[1])).collect(),
                         },
                         Bars {
                             name: "draw".into(),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect(),
+                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[2])).collect(),
                         },
                     ]).collect(),
                 },
@@ -618,7 +642,7 @@ fn pairing_section(
                             groups
                                 .iter()
                                 .map(|g| {
-                                    *g.end_rules.get(r).unwrap_or(&0) as f64 / g.games.max(1) as f64
+                                    *g.end_rules.get(r).unwrap_or(&0) as f64 / g.tally.games.max(1) as f64
                                 })
                                 .collect(),
                         )
@@ -981,14 +1005,21 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::stats::Tally;
 
     #[test]
     fn games_nobody_could_move_in_are_named_with_their_rule() {
-        let group = |variant: &str, no_moves| Group {
-            variant: variant.into(),
-            games: 200,
-            no_moves,
-            ..Group::default()
+        let group = |variant: &str, no_moves| {
+            let mut tally = Tally {
+                games: 200,
+                ..Tally::default()
+            };
+            tally.ends[EndClass::NoMoves as usize] = no_moves;
+            Group {
+                variant: variant.into(),
+                tally,
+                ..Group::default()
+            }
         };
         let (a, b) = (group("A", 0), group("B", 5));
         assert_eq!(stalled_note(&[&a]), None);

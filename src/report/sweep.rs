@@ -9,6 +9,7 @@ use super::chart::{self, Chart, Line, Plot, Scale};
 use super::compare::count_share;
 use super::document::{self, Block};
 use super::error::ReportError;
+use crate::engine::EndClass;
 use crate::outdir::OutDir;
 
 /// A grid point's parameter values, from the `--set` list recorded in run.json.
@@ -159,16 +160,16 @@ pub fn write(
                 seating.north.clone(),
             ];
             record.extend(swept.iter().map(|k| value(point, k).to_string()));
-            record.push(g.games.to_string());
+            record.push(g.tally.games.to_string());
             record.push(g.rules_hash.clone());
             for (v, lo, hi) in [
-                g.rate(g.first_mover_wins),
-                g.rate(g.outcomes[0]),
-                g.rate(g.outcomes[1]),
-                g.rate(g.outcomes[2]),
+                g.rate(g.tally.first_mover_wins),
+                g.rate(g.tally.outcomes[0]),
+                g.rate(g.tally.outcomes[1]),
+                g.rate(g.tally.outcomes[2]),
                 g.mean_length(),
-                g.share(g.unfinished),
-                g.share(g.capped),
+                g.share(g.tally.unfinished()),
+                g.share(g.tally.ended(EndClass::Cap)),
             ] {
                 record.extend([v, lo, hi].map(|x| x.to_string()));
             }
@@ -185,7 +186,7 @@ pub fn write(
             csv_out
                 .write_record(&record)
                 .map_err(csv_error(dir.path()))?;
-            let (fm, lo, hi) = g.rate(g.first_mover_wins);
+            let (fm, lo, hi) = g.rate(g.tally.first_mover_wins);
             let mut row: Vec<String> = swept.iter().map(|k| value(point, k).to_string()).collect();
             row.push(format!(
                 "{:.1}% [{:.1}–{:.1}]",
@@ -193,13 +194,13 @@ pub fn write(
                 100.0 * lo,
                 100.0 * hi
             ));
-            row.push(format!("{:.1}%", 100.0 * g.rate(g.outcomes[2]).0));
+            row.push(format!("{:.1}%", 100.0 * g.rate(g.tally.outcomes[2]).0));
             row.push(format!("{:.1}", g.mean_length().0));
-            row.push(format!("{:.1}%", 100.0 * g.share(g.unfinished).0));
-            let capped = g.share(g.capped).0;
+            row.push(format!("{:.1}%", 100.0 * g.share(g.tally.unfinished()).0));
+            let capped = g.share(g.tally.ended(EndClass::Cap)).0;
             row.push(format!(
                 "{}{}",
-                count_share(g.capped, g.games),
+                count_share(g.tally.ended(EndClass::Cap), g.tally.games),
                 if capped > CAPPED { " ⚠" } else { "" }
             ));
             if capped > CAPPED {
@@ -210,7 +211,7 @@ pub fn write(
                 warnings.push(format!(
                     "{} ({})",
                     at.join(", "),
-                    count_share(g.capped, g.games)
+                    count_share(g.tally.ended(EndClass::Cap), g.tally.games)
                 ));
             }
             if let Some(m) = match_of(g) {
@@ -292,15 +293,15 @@ pub fn write(
                 plot: Plot::Lines {
                     x_label: x_key.clone(),
                     lines: vec![
-                        line("first mover", &|g| g.rate(g.first_mover_wins)),
+                        line("first mover", &|g| g.rate(g.tally.first_mover_wins)),
                         line(&format!("South ({})", seating.south), &|g| {
-                            g.rate(g.outcomes[0])
+                            g.rate(g.tally.outcomes[0])
                         }),
                         line(&format!("North ({})", seating.north), &|g| {
-                            g.rate(g.outcomes[1])
+                            g.rate(g.tally.outcomes[1])
                         }),
-                        line("draw", &|g| g.rate(g.outcomes[2])),
-                        line("unfinished", &|g| g.share(g.unfinished)),
+                        line("draw", &|g| g.rate(g.tally.outcomes[2])),
+                        line("unfinished", &|g| g.share(g.tally.unfinished())),
                     ],
                 },
             };

@@ -1,5 +1,6 @@
 //! Statistics over game records: rates with Wilson intervals, means and medians, by variant
-//! and seating. Pure functions; `summary.csv` is built here.
+//! and seating; the tally of outcomes, lengths and ends that `summary.csv` and the reports
+//! both count with. Pure functions; `summary.csv` is built here.
 
 use super::record::{GameRecord, Hex64, Name, SummaryRecord};
 use crate::engine::EndClass;
@@ -238,6 +239,57 @@ impl Histogram {
     }
 }
 
+/// What `summary.csv` and the reports both count of a set of games, counted in one place so
+/// that they cannot disagree: outcomes, first-mover wins, lengths, how the games ended,
+/// captures.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Games.
+    pub games: u64,
+    /// Games whose outcome is counted: the finished ones, or every game when unfinished games
+    /// are scored (`summary.csv` always scores them).
+    pub scored: u64,
+    /// Among the scored games: wins by South, by North, draws.
+    pub outcomes: [u64; 3],
+    /// Among the scored games: wins by the player who moved first.
+    pub first_mover_wins: u64,
+    /// Game lengths in moves.
+    pub lengths: Histogram,
+    /// Games by how they ended: normal, no moves, cap, repetition ([`EndClass`] order).
+    pub ends: [u64; 4],
+    /// Capture events, summed, and their sum of squares (for an interval on the mean).
+    pub captures: (f64, f64),
+}
+
+impl Tally {
+    /// Counts one game; its outcome only if it finished or `score_unfinished`. Returns whether
+    /// the outcome was counted.
+    pub fn add(&mut self, r: &GameRecord, score_unfinished: bool) -> bool {
+        let scored = score_unfinished || !r.end_reason.unfinished();
+        self.games += 1;
+        if scored {
+            self.scored += 1;
+            self.outcomes[r.winner.map_or(2, Side::index)] += 1;
+            self.first_mover_wins += u64::from(r.winner == Some(r.starter));
+        }
+        self.lengths.add(r.turns as usize);
+        self.ends[r.end_reason as usize] += 1;
+        self.captures.0 += f64::from(r.captures);
+        self.captures.1 += f64::from(r.captures).powi(2);
+        scored
+    }
+
+    /// Games that ended as `class` does.
+    pub fn ended(&self, class: EndClass) -> u64 {
+        self.ends[class as usize]
+    }
+
+    /// Games stopped by the move cap or by repetition.
+    pub fn unfinished(&self) -> u64 {
+        self.ended(EndClass::Cap) + self.ended(EndClass::Repetition)
+    }
+}
+
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
 /// in order of first appearance. Memory is flat in the number of games: game lengths are
 /// kept as a histogram.
@@ -249,12 +301,7 @@ pub struct Summary {
 struct Group {
     /// Variant, rules hash, South's agent, North's agent.
     key: (Name, Hex64, Name, Name),
-    games: u64,
-    wins: [u64; 3],
-    first_mover_wins: u64,
-    lengths: Histogram,
-    reasons: [u64; 3],
-    captures: u64,
+    tally: Tally,
     passes: u64,
     extra_turns: u64,
     endless: u64,
@@ -281,12 +328,7 @@ impl Summary {
                         r.south_agent.clone(),
                         r.north_agent.clone(),
                     ),
-                    games: 0,
-                    wins: [0; 3],
-                    first_mover_wins: 0,
-                    lengths: Histogram::default(),
-                    reasons: [0; 3],
-                    captures: 0,
+                    tally: Tally::default(),
                     passes: 0,
                     extra_turns: 0,
                     endless: 0,
@@ -296,17 +338,7 @@ impl Summary {
             }
         };
         let g = &mut self.groups[i];
-        g.games += 1;
-        g.wins[r.winner.map_or(2, Side::index)] += 1;
-        g.first_mover_wins += u64::from(r.winner == Some(r.starter));
-        g.lengths.add(r.turns as usize);
-        match r.end_reason {
-            EndClass::Cap => g.reasons[0] += 1,
-            EndClass::Repetition => g.reasons[1] += 1,
-            EndClass::NoMoves => g.reasons[2] += 1,
-            EndClass::Normal => {}
-        }
-        g.captures += u64::from(r.captures);
+        g.tally.add(r, true);
         g.passes += u64::from(r.passes);
         g.extra_turns += u64::from(r.extra_turns);
         g.endless += u64::from(r.endless_refused > 0);
@@ -318,22 +350,23 @@ impl Summary {
         self.groups
             .iter()
             .map(|g| {
-                let n = g.games;
+                let t = &g.tally;
+                let n = t.games;
                 let share = |k: u64| k as f64 / n as f64;
-                let (south_rate, south_low, south_high) = wilson(g.wins[0], n, Z95);
-                let (north_rate, north_low, north_high) = wilson(g.wins[1], n, Z95);
-                let (draw_rate, draw_low, draw_high) = wilson(g.wins[2], n, Z95);
+                let (south_rate, south_low, south_high) = wilson(t.outcomes[0], n, Z95);
+                let (north_rate, north_low, north_high) = wilson(t.outcomes[1], n, Z95);
+                let (draw_rate, draw_low, draw_high) = wilson(t.outcomes[2], n, Z95);
                 let (first_mover_rate, first_mover_low, first_mover_high) =
-                    wilson(g.first_mover_wins, n, Z95);
+                    wilson(t.first_mover_wins, n, Z95);
                 SummaryRecord {
                     variant: g.key.0.clone(),
                     rules_hash: g.key.1,
                     south_agent: g.key.2.clone(),
                     north_agent: g.key.3.clone(),
                     games: n,
-                    south_wins: g.wins[0],
-                    north_wins: g.wins[1],
-                    draws: g.wins[2],
+                    south_wins: t.outcomes[0],
+                    north_wins: t.outcomes[1],
+                    draws: t.outcomes[2],
                     south_rate,
                     south_low,
                     south_high,
@@ -346,12 +379,12 @@ impl Summary {
                     first_mover_rate,
                     first_mover_low,
                     first_mover_high,
-                    mean_turns: g.lengths.moments().0 / n as f64,
-                    median_turns: g.lengths.median(),
-                    cap_share: share(g.reasons[0]),
-                    repetition_share: share(g.reasons[1]),
-                    no_moves_share: share(g.reasons[2]),
-                    mean_captures: share(g.captures),
+                    mean_turns: t.lengths.moments().0 / n as f64,
+                    median_turns: t.lengths.median(),
+                    cap_share: share(t.ended(EndClass::Cap)),
+                    repetition_share: share(t.ended(EndClass::Repetition)),
+                    no_moves_share: share(t.ended(EndClass::NoMoves)),
+                    mean_captures: t.captures.0 / n as f64,
                     mean_passes: share(g.passes),
                     mean_extra_turns: share(g.extra_turns),
                     games_with_endless_refusals: g.endless,
@@ -503,5 +536,44 @@ mod tests {
             (none.median(), none.quantile(0.5), none.max()),
             (0.0, 0.0, None)
         );
+    }
+
+    /// Three games: South wins at the cap, North wins normally, a draw by repetition.
+    /// Scoring the unfinished games counts every outcome; not scoring them keeps only North's
+    /// win. Everything else counts all three either way.
+    #[test]
+    fn a_tally_scores_unfinished_games_only_when_asked() {
+        let game = |winner, end_reason, turns, captures| GameRecord {
+            winner,
+            starter: Side::South,
+            end_reason,
+            turns,
+            captures,
+            ..GameRecord::default()
+        };
+        let games = [
+            game(Some(Side::South), EndClass::Cap, 2000, 3),
+            game(Some(Side::North), EndClass::Normal, 40, 5),
+            game(None, EndClass::Repetition, 60, 0),
+        ];
+        for (score_unfinished, scored, outcomes, first_mover_wins) in
+            [(true, 3, [1, 1, 1], 1), (false, 1, [0, 1, 0], 0)]
+        {
+            let mut tally = Tally::default();
+            let counted: Vec<bool> = games
+                .iter()
+                .map(|g| tally.add(g, score_unfinished))
+                .collect();
+            assert_eq!(counted, [score_unfinished, true, score_unfinished]);
+            assert_eq!(
+                (tally.games, tally.scored, tally.outcomes),
+                (3, scored, outcomes)
+            );
+            assert_eq!(tally.first_mover_wins, first_mover_wins);
+            assert_eq!(tally.ends, [1, 0, 1, 1]);
+            assert_eq!(tally.unfinished(), 2);
+            assert_eq!(tally.lengths.median(), 60.0);
+            assert_eq!(tally.captures, (8.0, 34.0));
+        }
     }
 }
