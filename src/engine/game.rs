@@ -332,7 +332,41 @@ impl<'r> Game<'r> {
         } else {
             rules.holes()
         };
-        let mut game = Game {
+        let history = History {
+            positions: Vec::with_capacity(INDEX_FROM),
+            ..History::default()
+        };
+        let turn = Turn {
+            results: vec![(position, Sown::default()); slots],
+            ..Turn::default()
+        };
+        let mut game = Game::unopened(rules, position, round, previous_winner, history, turn);
+        game.start_turn(position.to_move);
+        game
+    }
+
+    /// Starts round `round` of the same rules over again from `position`, as
+    /// [`Game::for_round`] would, keeping this game's allocations (a match's next round).
+    pub(crate) fn reset(&mut self, position: Position, round: u16, previous_winner: Option<Side>) {
+        let mut history = std::mem::take(&mut self.history);
+        history.clear();
+        // The turn cache needs no clearing: opening the turn forgets what was examined.
+        let turn = std::mem::take(&mut self.turn);
+        *self = Game::unopened(self.rules, position, round, previous_winner, history, turn);
+        self.start_turn(position.to_move);
+    }
+
+    /// A game about to start from `position`, in the (empty) history and turn cache given,
+    /// its first turn not yet opened.
+    fn unopened(
+        rules: &'r Rules,
+        position: Position,
+        round: u16,
+        previous_winner: Option<Side>,
+        history: History,
+        turn: Turn,
+    ) -> Game<'r> {
+        Game {
             rules,
             position,
             stats: GameStats::default(),
@@ -343,38 +377,11 @@ impl<'r> Game<'r> {
             capture_turn: false,
             moved: [false; 2],
             outcome: None,
-            history: History {
-                positions: Vec::with_capacity(INDEX_FROM),
-                ..History::default()
-            },
+            history,
             round,
             previous_winner,
-            turn: Turn {
-                results: vec![(position, Sown::default()); slots],
-                ..Turn::default()
-            },
-        };
-        game.reset(position, round, previous_winner);
-        game
-    }
-
-    /// Starts round `round` of the same rules over again from `position`, as
-    /// [`Game::for_round`] would, keeping this game's allocations (a match's next round).
-    pub(crate) fn reset(&mut self, position: Position, round: u16, previous_winner: Option<Side>) {
-        self.position = position;
-        self.stats = GameStats::default();
-        self.last_capturer = None;
-        self.last_mover = None;
-        self.starter = position.to_move;
-        self.quiet = 0;
-        self.capture_turn = false;
-        self.moved = [false; 2];
-        self.outcome = None;
-        self.history.clear();
-        self.round = round;
-        self.previous_winner = previous_winner;
-        // The turn cache needs no clearing: opening the turn forgets what was examined.
-        self.start_turn(position.to_move);
+            turn,
+        }
     }
 
     /// The rules.

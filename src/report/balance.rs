@@ -13,10 +13,9 @@ use super::document::{self, Block};
 use super::error::ReportError;
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
-use crate::rules::Side;
 use crate::sim::output::{read_run, OutputError};
 use crate::sim::record::{GameRecord, MoveRecord, Name};
-use crate::sim::stats::{wilson, Z95};
+use crate::sim::stats::{wilson, Tally, Z95};
 
 /// The games of one variant between one South agent and one North agent.
 #[derive(Default)]
@@ -24,14 +23,9 @@ struct Cell {
     variant: String,
     south: String,
     north: String,
-    games: u64,
-    /// Games that reached one of the variant's end rules (or in which nobody could move).
-    finished: u64,
-    south_wins: u64,
-    north_wins: u64,
-    draws: u64,
-    /// Finished games that ended because nobody could move.
-    no_moves: u64,
+    /// Outcomes counted over the finished games: those that reached one of the variant's end
+    /// rules (or in which nobody could move).
+    tally: Tally,
     /// The move sequences played, hashed: how many games were really different.
     sequences: HashSet<u64>,
     /// South's total minus North's: sum and sum of squares.
@@ -42,13 +36,18 @@ struct Cell {
 
 impl Cell {
     fn finished_rate(&self, k: u64) -> (f64, f64, f64) {
-        wilson(k, self.finished, Z95)
+        wilson(k, self.tally.scored, Z95)
     }
 
     /// South's score over finished games (a win 1, a draw ½), with a 95% interval.
     fn south_score(&self) -> (f64, f64, f64) {
-        let (w, d) = (self.south_wins as f64, self.draws as f64);
-        score_interval(w, d, self.finished as f64)
+        let [south, _, draws] = self.tally.outcomes.map(|n| n as f64);
+        score_interval(south, draws, self.tally.scored as f64)
+    }
+
+    /// The share of the games that ended because nobody could move.
+    fn no_moves_share(&self) -> f64 {
+        self.tally.ended(EndClass::NoMoves) as f64 / self.tally.games as f64
     }
 }
 
@@ -195,13 +194,13 @@ pub fn write(
                 table.push(vec![
                     south.clone(),
                     north.clone(),
-                    cell.games.to_string(),
+                    cell.tally.games.to_string(),
                     cell.sequences.len().to_string(),
-                    with_interval(cell.finished_rate(cell.south_wins)),
-                    with_interval(cell.finished_rate(cell.north_wins)),
-                    with_interval(cell.finished_rate(cell.draws)),
-                    percent(cell.games.saturating_sub(cell.finished) as f64 / cell.games as f64),
-                    percent(cell.no_moves as f64 / cell.games as f64),
+                    with_interval(cell.finished_rate(cell.tally.outcomes[0])),
+                    with_interval(cell.finished_rate(cell.tally.outcomes[1])),
+                    with_interval(cell.finished_rate(cell.tally.outcomes[2])),
+                    percent(cell.tally.unfinished() as f64 / cell.tally.games as f64),
+                    percent(cell.no_moves_share()),
                     margin_text(cell),
                     format!("{:.2}", cell.seconds),
                 ]);
@@ -335,25 +334,25 @@ fn file_stem(name: &str) -> String {
 }
 
 fn margin_text(cell: &Cell) -> String {
-    let (m, lo, hi) = mean_interval(cell.margin.0, cell.margin.1, cell.games as f64);
+    let (m, lo, hi) = mean_interval(cell.margin.0, cell.margin.1, cell.tally.games as f64);
     format!("{m:+.1} [{lo:+.1}, {hi:+.1}]")
 }
 
 fn balance_row(cell: &Cell) -> BalanceRow<'_> {
-    let (south_rate, south_low, south_high) = cell.finished_rate(cell.south_wins);
-    let (north_rate, north_low, north_high) = cell.finished_rate(cell.north_wins);
-    let (draw_rate, draw_low, draw_high) = cell.finished_rate(cell.draws);
-    let (unfinished_share, unfinished_low, unfinished_high) =
-        wilson(cell.games - cell.finished, cell.games, Z95);
+    let t = &cell.tally;
+    let (south_rate, south_low, south_high) = cell.finished_rate(t.outcomes[0]);
+    let (north_rate, north_low, north_high) = cell.finished_rate(t.outcomes[1]);
+    let (draw_rate, draw_low, draw_high) = cell.finished_rate(t.outcomes[2]);
+    let (unfinished_share, unfinished_low, unfinished_high) = wilson(t.unfinished(), t.games, Z95);
     let (mean_margin, margin_low, margin_high) =
-        mean_interval(cell.margin.0, cell.margin.1, cell.games as f64);
+        mean_interval(cell.margin.0, cell.margin.1, t.games as f64);
     BalanceRow {
         variant: &cell.variant,
         south_agent: &cell.south,
         north_agent: &cell.north,
-        games: cell.games,
+        games: t.games,
         distinct_games: cell.sequences.len(),
-        finished: cell.finished,
+        finished: t.scored,
         south_rate,
         south_low,
         south_high,
@@ -366,7 +365,7 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
         unfinished_share,
         unfinished_low,
         unfinished_high,
-        no_moves_share: cell.no_moves as f64 / cell.games as f64,
+        no_moves_share: cell.no_moves_share(),
         mean_margin,
         margin_low,
         margin_high,
@@ -381,9 +380,10 @@ fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -
             let (weaker, stronger) = (&pair[0], &pair[1]);
             let up = find(stronger, weaker)?;
             let down = find(weaker, stronger)?;
-            let wins = (up.south_wins + down.north_wins) as f64;
-            let draws = (up.draws + down.draws) as f64;
-            let finished = up.finished + down.finished;
+            let (up, down) = (&up.tally, &down.tally);
+            let wins = (up.outcomes[0] + down.outcomes[1]) as f64;
+            let draws = (up.outcomes[2] + down.outcomes[2]) as f64;
+            let finished = up.scored + down.scored;
             Some(Step {
                 weaker: weaker.clone(),
                 stronger: stronger.clone(),
@@ -423,16 +423,7 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
                 cells.len() - 1
             });
         let cell = &mut cells[at];
-        cell.games += 1;
-        if !r.end_reason.unfinished() {
-            cell.finished += 1;
-            cell.no_moves += u64::from(r.end_reason == EndClass::NoMoves);
-            match r.winner {
-                Some(Side::South) => cell.south_wins += 1,
-                Some(Side::North) => cell.north_wins += 1,
-                None => cell.draws += 1,
-            }
-        }
+        cell.tally.add(&r, false);
         let margin = f64::from(r.south_total) - f64::from(r.north_total);
         cell.margin.0 += margin;
         cell.margin.1 += margin * margin;
@@ -459,17 +450,18 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
 mod tests {
     use super::*;
 
-    fn cell(south: &str, north: &str, wins: [u64; 3]) -> Cell {
-        let [south_wins, north_wins, draws] = wins;
+    fn cell(south: &str, north: &str, outcomes: [u64; 3]) -> Cell {
+        let games = outcomes.iter().sum();
         Cell {
             variant: "V".into(),
             south: south.into(),
             north: north.into(),
-            games: south_wins + north_wins + draws,
-            finished: south_wins + north_wins + draws,
-            south_wins,
-            north_wins,
-            draws,
+            tally: Tally {
+                games,
+                scored: games,
+                outcomes,
+                ..Tally::default()
+            },
             ..Cell::default()
         }
     }

@@ -316,6 +316,16 @@ mod tests {
             .expect("a row")
     }
 
+    /// Writes `record`, checks that reading it back gives it again, and returns the text.
+    fn round_trip<T>(record: &T) -> String
+    where
+        T: Serialize + de::DeserializeOwned + PartialEq + fmt::Debug,
+    {
+        let text = write(record);
+        assert_eq!(&read::<T>(&text).unwrap(), record, "{text}");
+        text
+    }
+
     #[test]
     fn typed_columns_are_written_as_text_and_read_back() {
         let record = GameRecord {
@@ -330,7 +340,7 @@ mod tests {
             end_rule: EndReason::NoMoves,
             ..GameRecord::default()
         };
-        let text = write(&record);
+        let text = round_trip(&record);
         let row = text.lines().nth(1).unwrap();
         assert!(
             row.starts_with(
@@ -339,14 +349,12 @@ mod tests {
             "{row}"
         );
         assert!(row.ends_with(",no-moves,no-moves,,"), "{row}");
-        assert_eq!(read::<GameRecord>(&text).unwrap(), record);
         assert_eq!(Hex64(u64::MAX).to_string(), "ffffffffffffffff");
-        let max = GameRecord {
+        round_trip(&GameRecord {
             seed: Hex64(u64::MAX),
             winner: Some(Side::South),
             ..GameRecord::default()
-        };
-        assert_eq!(read::<GameRecord>(&write(&max)).unwrap(), max);
+        });
     }
 
     #[test]
@@ -368,15 +376,13 @@ mod tests {
             EndReason::Repetition,
         ];
         for reason in reasons {
-            let record = GameRecord {
+            let text = round_trip(&GameRecord {
                 end_reason: reason.class(),
                 end_rule: reason,
                 ..GameRecord::default()
-            };
-            let text = write(&record);
+            });
             let names = format!(",{},{},", reason.class().name(), reason.name());
             assert!(text.contains(&names), "{text}");
-            assert_eq!(read::<GameRecord>(&text).unwrap(), record);
         }
         let ends = [
             MatchEnd::LoseBelow,
@@ -385,17 +391,15 @@ mod tests {
             MatchEnd::CannotStart,
         ];
         for end in ends {
-            let record = MatchRecord {
+            let text = round_trip(&MatchRecord {
                 end_reason: end,
                 round_1_winner: Some(Side::North),
                 ..MatchRecord::default()
-            };
-            let text = write(&record);
+            });
             assert!(
                 text.ends_with(&format!(",north,{}\n", end.name())),
                 "{text}"
             );
-            assert_eq!(read::<MatchRecord>(&text).unwrap(), record);
         }
     }
 
