@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
-use super::record::{GameRecord, MatchRecord, MoveRecord, SummaryRecord};
+use super::record::{GameRecord, MatchRecord, MoveRecord, Row, SummaryRecord};
 use super::runner::{Experiment, Played};
 use super::stats::Summary;
 use crate::outdir::disk::{temporary, write_atomically, Disk, FileError, RealDisk};
@@ -446,21 +446,19 @@ pub fn run_on(
 }
 
 /// Appends `records` to a partial file, flushed; returns its new length and the rows added.
-fn append<'r, T: Serialize + 'r>(
+fn append<'r, T: Row + 'r>(
     file: &mut BufWriter<File>,
     path: &Path,
     records: impl Iterator<Item = &'r T>,
 ) -> Result<(u64, u64), OutputError> {
-    let mut out = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(&mut *file);
+    let mut line = Vec::new();
     let mut rows = 0;
     for record in records {
-        out.serialize(record).map_err(csv_error(path))?;
+        line.clear();
+        record.write_row(&mut line);
+        file.write_all(&line).map_err(FileError::at(path))?;
         rows += 1;
     }
-    out.flush().map_err(FileError::at(path))?;
-    drop(out);
     file.flush().map_err(FileError::at(path))?;
     Ok((length(file, path)?, rows))
 }

@@ -1,6 +1,8 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `matches.csv`,
 //! `summary.csv`), typed so that building and writing one allocates nothing.
-//! Column names are the field names; `docs/outputs.md` documents each. `Default` is there to
+//! Column names are the field names; `docs/outputs.md` documents each. The files written a
+//! row per game or per move are written through [`Row`], which spells out the same bytes as
+//! serde without its cost per field. `Default` is there to
 //! name the columns (a header is written even for a file of no rows), not as a meaningful
 //! record.
 
@@ -27,13 +29,20 @@ impl fmt::Display for Hex64 {
     }
 }
 
-impl Serialize for Hex64 {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // Spelt out on the stack: a record is written without a `String` per value.
+impl Hex64 {
+    /// The 16 digits, spelt out on the stack: a record is written without a `String` per value.
+    fn digits(self) -> [u8; 16] {
         let mut digits = [0; 16];
         for (i, digit) in digits.iter_mut().enumerate() {
             *digit = b"0123456789abcdef"[(self.0 >> (60 - 4 * i) & 0xf) as usize];
         }
+        digits
+    }
+}
+
+impl Serialize for Hex64 {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let digits = self.digits();
         serializer.serialize_str(std::str::from_utf8(&digits).expect("hex digits are ASCII"))
     }
 }
@@ -234,6 +243,160 @@ pub struct MoveRecord {
     pub round: Option<u16>,
 }
 
+/// A record written as a line of its CSV file by hand: byte for byte what `csv` writes for it
+/// through serde (the tests hold the two together), since through serde a row of `games.csv`
+/// costs about as much as five moves of play (`docs/speed.md`, run F).
+pub trait Row {
+    /// Appends the record and its line end to `out`.
+    fn write_row(&self, out: &mut Vec<u8>);
+}
+
+/// Fields appended one by one to a line, each followed by a comma until [`Fields::end`].
+struct Fields<'a> {
+    out: &'a mut Vec<u8>,
+    digits: itoa::Buffer,
+}
+
+impl<'a> Fields<'a> {
+    fn new(out: &'a mut Vec<u8>) -> Fields<'a> {
+        Fields {
+            out,
+            digits: itoa::Buffer::new(),
+        }
+    }
+
+    /// A field as it is: the words and numbers of the schema need no quotes.
+    fn plain(&mut self, text: &[u8]) -> &mut Self {
+        self.out.extend_from_slice(text);
+        self.out.push(b',');
+        self
+    }
+
+    /// Free text (a variant's name): quoted, with its quotes doubled, when it holds a comma, a
+    /// quote or a line break, as RFC 4180 and `csv` do.
+    fn text(&mut self, text: &str) -> &mut Self {
+        if text
+            .bytes()
+            .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+        {
+            self.out.push(b'"');
+            for b in text.bytes() {
+                if b == b'"' {
+                    self.out.push(b'"');
+                }
+                self.out.push(b);
+            }
+            self.out.push(b'"');
+            self.out.push(b',');
+            self
+        } else {
+            self.plain(text.as_bytes())
+        }
+    }
+
+    fn number(&mut self, n: impl itoa::Integer) -> &mut Self {
+        let digits = self.digits.format(n).as_bytes();
+        self.out.extend_from_slice(digits);
+        self.out.push(b',');
+        self
+    }
+
+    /// A number, or nothing.
+    fn optional(&mut self, n: Option<impl itoa::Integer>) -> &mut Self {
+        match n {
+            Some(n) => self.number(n),
+            None => self.plain(b""),
+        }
+    }
+
+    fn hex(&mut self, value: Hex64) -> &mut Self {
+        self.plain(&value.digits())
+    }
+
+    fn side_or_draw(&mut self, winner: Option<Side>) -> &mut Self {
+        self.plain(winner.map_or("draw", Side::name).as_bytes())
+    }
+
+    /// Ends the line: its last comma becomes the line end.
+    fn end(&mut self) {
+        if let Some(last) = self.out.last_mut() {
+            *last = b'\n';
+        }
+    }
+}
+
+impl Row for GameRecord {
+    fn write_row(&self, out: &mut Vec<u8>) {
+        Fields::new(out)
+            .text(&self.variant)
+            .hex(self.rules_hash)
+            .number(self.game)
+            .hex(self.seed)
+            .text(&self.south_agent)
+            .text(&self.north_agent)
+            .plain(self.starter.name().as_bytes())
+            .side_or_draw(self.winner)
+            .number(self.south_total)
+            .number(self.north_total)
+            .number(self.turns)
+            .number(self.passes)
+            .number(self.extra_turns)
+            .number(self.captures)
+            .number(self.max_laps)
+            .number(self.endless_refused)
+            .number(self.drop_cap_hits)
+            .plain(self.end_reason.name().as_bytes())
+            .plain(self.end_rule.name().as_bytes())
+            .optional(self.match_index)
+            .optional(self.round)
+            .end();
+    }
+}
+
+impl Row for MatchRecord {
+    fn write_row(&self, out: &mut Vec<u8>) {
+        Fields::new(out)
+            .text(&self.variant)
+            .hex(self.rules_hash)
+            .number(self.match_index)
+            .hex(self.seed)
+            .text(&self.south_agent)
+            .text(&self.north_agent)
+            .plain(self.starter.name().as_bytes())
+            .number(self.rounds)
+            .side_or_draw(self.winner)
+            .number(self.south_total)
+            .number(self.north_total)
+            .number(self.south_rounds)
+            .number(self.north_rounds)
+            .number(self.starter_rounds)
+            .side_or_draw(self.round_1_winner)
+            .plain(self.end_reason.name().as_bytes())
+            .end();
+    }
+}
+
+impl Row for MoveRecord {
+    fn write_row(&self, out: &mut Vec<u8>) {
+        let extra_turn: &[u8] = if self.extra_turn { b"true" } else { b"false" };
+        Fields::new(out)
+            .text(&self.variant)
+            .number(self.game)
+            .number(self.turn)
+            .plain(self.player.name().as_bytes())
+            .number(self.hole)
+            .number(self.branching)
+            .number(self.laps)
+            .number(self.sown)
+            .number(self.captures)
+            .number(self.captured)
+            .plain(extra_turn)
+            .number(self.score_difference)
+            .optional(self.round)
+            .end();
+    }
+}
+
 /// One row of `summary.csv`: one variant and one seating of the agents.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRecord {
@@ -301,6 +464,8 @@ pub struct SummaryRecord {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn write<T: Serialize>(record: &T) -> String {
@@ -316,13 +481,18 @@ mod tests {
             .expect("a row")
     }
 
-    /// Writes `record`, checks that reading it back gives it again, and returns the text.
+    /// Writes `record`, checks that reading it back gives it again and that [`Row`] writes
+    /// the same line as serde, and returns the text.
     fn round_trip<T>(record: &T) -> String
     where
-        T: Serialize + de::DeserializeOwned + PartialEq + fmt::Debug,
+        T: Row + Serialize + de::DeserializeOwned + PartialEq + fmt::Debug,
     {
         let text = write(record);
         assert_eq!(&read::<T>(&text).unwrap(), record, "{text}");
+        let mut line = Vec::new();
+        record.write_row(&mut line);
+        let (_header, row) = text.split_once('\n').expect("a header line");
+        assert_eq!(String::from_utf8(line).unwrap(), row);
         text
     }
 
@@ -442,6 +612,84 @@ mod tests {
             assert_ne!(bad, good, "{from}");
             let error = read::<GameRecord>(&bad).unwrap_err().to_string();
             assert!(error.contains(expected), "{error}");
+        }
+    }
+
+    /// Names as users write them: commas, quotes, line breaks, spaces, non-ASCII letters.
+    fn name() -> impl Strategy<Value = Name> {
+        "[a-z ,\"\r\nü:0-9-]{0,12}".prop_map(Name::from)
+    }
+
+    fn side() -> impl Strategy<Value = Side> {
+        prop_oneof![Just(Side::South), Just(Side::North)]
+    }
+
+    proptest! {
+        #[test]
+        fn rows_are_written_as_serde_writes_them(
+            (variant, south_agent, north_agent) in (name(), name(), name()),
+            (hash, seed, game) in (any::<u64>(), any::<u64>(), any::<u64>()),
+            (starter, winner, totals) in (side(), proptest::option::of(side()), any::<(u16, u16)>()),
+            counts in any::<[u32; 7]>(),
+            (round, match_index) in (proptest::option::of(any::<u16>()), proptest::option::of(any::<u64>())),
+            (extra_turn, score_difference) in (any::<bool>(), any::<i32>()),
+        ) {
+            round_trip(&GameRecord {
+                variant: variant.clone(),
+                rules_hash: Hex64(hash),
+                game,
+                seed: Hex64(seed),
+                south_agent: south_agent.clone(),
+                north_agent: north_agent.clone(),
+                starter,
+                winner,
+                south_total: totals.0,
+                north_total: totals.1,
+                turns: counts[0],
+                passes: counts[1],
+                extra_turns: counts[2],
+                captures: counts[3],
+                max_laps: counts[4],
+                endless_refused: counts[5],
+                drop_cap_hits: counts[6],
+                end_reason: EndClass::Cap,
+                end_rule: EndReason::Cap,
+                match_index,
+                round,
+            });
+            round_trip(&MatchRecord {
+                variant: variant.clone(),
+                rules_hash: Hex64(hash),
+                match_index: game,
+                seed: Hex64(seed),
+                south_agent,
+                north_agent,
+                starter,
+                rounds: totals.0,
+                winner,
+                south_total: counts[0],
+                north_total: counts[1],
+                south_rounds: totals.1,
+                north_rounds: round.unwrap_or(0),
+                starter_rounds: totals.0 / 2,
+                round_1_winner: winner.map(Side::other),
+                end_reason: MatchEnd::FirstTo,
+            });
+            round_trip(&MoveRecord {
+                variant,
+                game,
+                turn: counts[0],
+                player: starter,
+                hole: counts[1],
+                branching: counts[2],
+                laps: counts[3],
+                sown: counts[4],
+                captures: counts[5],
+                captured: counts[6],
+                extra_turn,
+                score_difference,
+                round,
+            });
         }
     }
 }
