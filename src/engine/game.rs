@@ -1215,13 +1215,14 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
 /// (R10): captured totals never go down, so no earlier position can occur again.
 #[derive(Default)]
 struct History {
+    /// The positions, each with its [`Position::counts_key`].
     positions: Vec<(u64, Position)>,
-    /// A Bloom filter over the fingerprints: most positions are new, and the filter says so
-    /// without a scan.
+    /// A Bloom filter over the keys of the first `INDEX_FROM` positions: most positions are
+    /// new, and the filter says so without a scan.
     seen: [u64; 32],
-    /// How many recorded positions have each fingerprint: only a fingerprint seen before
-    /// needs the exact comparison, so long capture-free stretches stay cheap.
-    fingerprints: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
+    /// How many recorded positions have each key, once the stretch is longer: only a key seen
+    /// before needs the exact comparison, so long capture-free stretches stay cheap.
+    keys: std::collections::HashMap<u64, u16, std::hash::BuildHasherDefault<Premixed>>,
 }
 
 impl Clone for History {
@@ -1229,7 +1230,7 @@ impl Clone for History {
         History {
             positions: self.positions.clone(),
             seen: self.seen,
-            fingerprints: self.fingerprints.clone(),
+            keys: self.keys.clone(),
         }
     }
 
@@ -1238,8 +1239,8 @@ impl Clone for History {
         self.seen = source.seen;
         // Refilled rather than cloned over: the table's `clone_from` takes the source's size,
         // mostly none (a game's start), and the index would be grown anew every game.
-        self.fingerprints.clear();
-        self.fingerprints.extend(&source.fingerprints);
+        self.keys.clear();
+        self.keys.extend(&source.keys);
     }
 }
 
@@ -1247,7 +1248,7 @@ impl History {
     /// Forgets every position.
     fn clear(&mut self) {
         self.positions.clear();
-        self.fingerprints.clear();
+        self.keys.clear();
         self.seen = [0; 32];
     }
 
@@ -1260,28 +1261,28 @@ impl History {
         {
             self.clear();
         }
-        let fingerprint = position.fingerprint();
-        self.positions.push((fingerprint, *position));
+        let key = position.counts_key();
+        self.positions.push((key, *position));
         let count = || {
             self.positions
                 .iter()
-                .filter(|(f, p)| *f == fingerprint && p == position)
+                .filter(|(k, p)| *k == key && p == position)
                 .count()
         };
         // Short stretches are scanned, when the filter cannot rule a repeat out; long ones
-        // index their fingerprints.
+        // index their keys.
         if self.positions.len() <= INDEX_FROM {
-            let (word, bit) = ((fingerprint >> 59) as usize, 1u64 << (fingerprint & 63));
+            let (word, bit) = ((key >> 59) as usize, 1u64 << (key & 63));
             let new = self.seen[word] & bit == 0;
             self.seen[word] |= bit;
             return if new { 1 } else { count() };
         }
-        if self.fingerprints.is_empty() {
-            for (f, _) in &self.positions[..self.positions.len() - 1] {
-                *self.fingerprints.entry(*f).or_insert(0) += 1;
+        if self.keys.is_empty() {
+            for (k, _) in &self.positions[..self.positions.len() - 1] {
+                *self.keys.entry(*k).or_insert(0) += 1;
             }
         }
-        let seen = self.fingerprints.entry(fingerprint).or_insert(0);
+        let seen = self.keys.entry(key).or_insert(0);
         *seen += 1;
         if *seen == 1 {
             1
@@ -1291,10 +1292,10 @@ impl History {
     }
 }
 
-/// History length from which fingerprints are indexed.
+/// History length from which keys are indexed.
 const INDEX_FROM: usize = 128;
 
-/// A hasher for keys that are already well-mixed 64-bit fingerprints.
+/// A hasher for keys that are already well mixed.
 #[derive(Default)]
 struct Premixed(u64);
 
@@ -1309,5 +1310,38 @@ impl std::hash::Hasher for Premixed {
     }
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions with the same counts and player to move share a key: the history tells them
+    /// apart by comparing them whole, in a short stretch (the filter) as in a long one (the
+    /// index), and starts a new stretch when the captured totals change.
+    #[test]
+    fn the_history_counts_positions_not_their_keys() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/oware.sow");
+        let rules = crate::lang::compile_path(&path, &[]).expect("oware compiles");
+        let start = Position::initial(&rules);
+        let mut locked = start;
+        locked.locked = 1;
+        assert_eq!(start.counts_key(), locked.counts_key());
+        let mut history = History::default();
+        assert_eq!(history.record(&start), 1);
+        assert_eq!(history.record(&locked), 1);
+        assert_eq!(history.record(&start), 2);
+        for n in 0..2 * INDEX_FROM as u16 {
+            let mut other = start;
+            other.seeds[0] = 100 + n;
+            assert_eq!(history.record(&other), 1);
+        }
+        assert_eq!(history.record(&locked), 2);
+        assert_eq!(history.record(&start), 3);
+        let mut captured = start;
+        captured.seeds[rules.holes()] = 4;
+        assert_eq!(history.record(&captured), 1);
+        assert_eq!(history.record(&start), 1);
     }
 }
