@@ -1,10 +1,9 @@
 //! The CSV schemas: one flat serde record per file (`games.csv`, `moves.csv`, `matches.csv`,
 //! `summary.csv`), typed so that building and writing one allocates nothing.
-//! Column names are the field names; `docs/outputs.md` documents each. The files written a
-//! row per game or per move are written through [`Row`], which spells out the same bytes as
-//! serde without its cost per field. `Default` is there to
+//! Column names are the field names; `docs/outputs.md` documents each. `Default` is there to
 //! name the columns (a header is written even for a file of no rows), not as a meaningful
-//! record.
+//! record. The files of a row per game, move or match are written through [`Row`], which
+//! spells out the bytes serde would, without its cost per field.
 
 use std::fmt;
 use std::sync::Arc;
@@ -266,10 +265,15 @@ impl<'a> Fields<'a> {
     }
 
     /// A field as it is: the words and numbers of the schema need no quotes.
-    fn plain(&mut self, text: &[u8]) -> &mut Self {
-        self.out.extend_from_slice(text);
+    fn bytes(&mut self, field: &[u8]) -> &mut Self {
+        self.out.extend_from_slice(field);
         self.out.push(b',');
         self
+    }
+
+    /// A word of the schema (a side, an end reason).
+    fn word(&mut self, word: &str) -> &mut Self {
+        self.bytes(word.as_bytes())
     }
 
     /// Free text (a variant's name): quoted, with its quotes doubled, when it holds a comma, a
@@ -290,7 +294,7 @@ impl<'a> Fields<'a> {
             self.out.push(b',');
             self
         } else {
-            self.plain(text.as_bytes())
+            self.bytes(text.as_bytes())
         }
     }
 
@@ -305,16 +309,16 @@ impl<'a> Fields<'a> {
     fn optional(&mut self, n: Option<impl itoa::Integer>) -> &mut Self {
         match n {
             Some(n) => self.number(n),
-            None => self.plain(b""),
+            None => self.bytes(b""),
         }
     }
 
     fn hex(&mut self, value: Hex64) -> &mut Self {
-        self.plain(&value.digits())
+        self.bytes(&value.digits())
     }
 
     fn side_or_draw(&mut self, winner: Option<Side>) -> &mut Self {
-        self.plain(winner.map_or("draw", Side::name).as_bytes())
+        self.word(winner.map_or("draw", Side::name))
     }
 
     /// Ends the line: its last comma becomes the line end.
@@ -334,7 +338,7 @@ impl Row for GameRecord {
             .hex(self.seed)
             .text(&self.south_agent)
             .text(&self.north_agent)
-            .plain(self.starter.name().as_bytes())
+            .word(self.starter.name())
             .side_or_draw(self.winner)
             .number(self.south_total)
             .number(self.north_total)
@@ -345,8 +349,8 @@ impl Row for GameRecord {
             .number(self.max_laps)
             .number(self.endless_refused)
             .number(self.drop_cap_hits)
-            .plain(self.end_reason.name().as_bytes())
-            .plain(self.end_rule.name().as_bytes())
+            .word(self.end_reason.name())
+            .word(self.end_rule.name())
             .optional(self.match_index)
             .optional(self.round)
             .end();
@@ -362,7 +366,7 @@ impl Row for MatchRecord {
             .hex(self.seed)
             .text(&self.south_agent)
             .text(&self.north_agent)
-            .plain(self.starter.name().as_bytes())
+            .word(self.starter.name())
             .number(self.rounds)
             .side_or_draw(self.winner)
             .number(self.south_total)
@@ -371,7 +375,7 @@ impl Row for MatchRecord {
             .number(self.north_rounds)
             .number(self.starter_rounds)
             .side_or_draw(self.round_1_winner)
-            .plain(self.end_reason.name().as_bytes())
+            .word(self.end_reason.name())
             .end();
     }
 }
@@ -383,14 +387,14 @@ impl Row for MoveRecord {
             .text(&self.variant)
             .number(self.game)
             .number(self.turn)
-            .plain(self.player.name().as_bytes())
+            .word(self.player.name())
             .number(self.hole)
             .number(self.branching)
             .number(self.laps)
             .number(self.sown)
             .number(self.captures)
             .number(self.captured)
-            .plain(extra_turn)
+            .bytes(extra_turn)
             .number(self.score_difference)
             .optional(self.round)
             .end();
