@@ -771,7 +771,7 @@ impl<'r> Game<'r> {
         turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
-        let starved = occupied & self.position.owned(side.other()) == 0;
+        let starved = self.position.row_empty_of(side.other(), occupied);
         turn.must_feed = rules
             .program
             .feeding
@@ -974,7 +974,7 @@ impl<'r> Game<'r> {
         let ending = &self.rules.program.ending;
         let position = &self.position;
         let total = position.total();
-        let empty = |side: Side| occupied & position.owned(side) == 0;
+        let empty = |side: Side| position.row_empty_of(side, occupied);
         if ending.scoring == Scoring::EmptiedWins && empty(mover) {
             return Some((EndReason::Emptied, Award::Owners, Some(Some(mover))));
         }

@@ -352,7 +352,7 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
         north_agent: &cell.north,
         games: t.games,
         distinct_games: cell.sequences.len(),
-        finished: t.scored,
+        finished: t.finished(),
         south_rate,
         south_low,
         south_high,

@@ -331,11 +331,7 @@ fn comparison_rows(
             g.share(g.tally.ended(EndClass::NoMoves)),
         ));
         rows.push(row(g, "mean_captures", g.mean_captures()));
-        rows.push(row(
-            g,
-            "completion_rate",
-            g.share(g.tally.games - g.tally.unfinished()),
-        ));
+        rows.push(row(g, "completion_rate", g.share(g.tally.finished())));
         rows.push(record(
             seating,
             &g.variant,
@@ -489,7 +485,7 @@ fn pairing_section(
                 };
                 vec![
                     g.variant.clone(),
-                    with_interval(g.share(g.tally.games - g.tally.unfinished())),
+                    with_interval(g.share(g.tally.finished())),
                     signed_points(g.seat_balance()),
                     number(g.margin.interval()),
                     from_moves(number(g.decisiveness.interval())),

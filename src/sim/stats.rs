@@ -288,6 +288,11 @@ impl Tally {
     pub fn unfinished(&self) -> u64 {
         self.ended(EndClass::Cap) + self.ended(EndClass::Repetition)
     }
+
+    /// Games that reached an end rule of the variant, or in which nobody could move.
+    pub fn finished(&self) -> u64 {
+        self.games - self.unfinished()
+    }
 }
 
 /// Accumulates game records into summary rows, one per (variant, South agent, North agent),
@@ -571,7 +576,7 @@ mod tests {
             );
             assert_eq!(tally.first_mover_wins, first_mover_wins);
             assert_eq!(tally.ends, [1, 0, 1, 1]);
-            assert_eq!(tally.unfinished(), 2);
+            assert_eq!((tally.unfinished(), tally.finished()), (2, 1));
             assert_eq!(tally.lengths.median(), 60.0);
             assert_eq!(tally.captures, (8.0, 34.0));
         }
