@@ -233,6 +233,9 @@ struct Turn {
     legal: u64,
     /// The opponent's row is empty: a move must feed it.
     must_feed: bool,
+    /// Every candidate is legal (see `Dispatch::candidates_legal`, and no duty to feed): a
+    /// move is sown only when played, straight onto the position.
+    sure: bool,
     /// Examined moves refused only because they do not feed the opponent.
     not_feeding: u64,
     /// A legal move already drawn at random for this turn by [`Game::random_playout`].
@@ -543,7 +546,7 @@ impl<'r> Game<'r> {
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
         while pool != 0 {
             let mv = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
-            if self.examine(mv) {
+            if self.turn.sure || self.examine(mv) {
                 return Some(mv);
             }
             pool &= !(1 << mv);
@@ -776,6 +779,7 @@ impl<'r> Game<'r> {
             .program
             .feeding
             .is_some_and(|f| f.duty == FeedDuty::Always || starved);
+        turn.sure = rules.dispatch.candidates_legal && !turn.must_feed;
         turn.not_feeding = 0;
         turn.drawn = None;
         // Judged once a turn, on the position the turn starts from.
@@ -882,8 +886,7 @@ impl<'r> Game<'r> {
         if self.turn.legal != 0 {
             return true;
         }
-        // Without relay, feeding or a forbidden grand slam, every candidate is legal.
-        if self.rules.dispatch.candidates_legal && !self.turn.must_feed {
+        if self.turn.sure {
             return self.turn.candidates != 0;
         }
         let mut unknown = self.turn.candidates & !self.turn.examined;
@@ -896,11 +899,21 @@ impl<'r> Game<'r> {
         false
     }
 
-    /// Applies a legal move's sown result (from the turn's cache), then the end rules, then
-    /// starts the next turn; `probe` as in [`Game::start_turn_probing`].
+    /// Applies a legal move's sown result (from the turn's cache, or, for a move of a sure turn
+    /// not tried, sown now), then the end rules, then starts the next turn; `probe` as in
+    /// [`Game::start_turn_probing`].
     fn commit(&mut self, mv: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
-        let sown = self.turn.results[mv].1;
         let mover = self.position.to_move;
+        let sown = if self.turn.examined >> mv & 1 == 1 {
+            let (after, sown) = &self.turn.results[mv];
+            // A never-ending move ends the game from the position before it.
+            if !sown.endless {
+                self.position = *after;
+            }
+            *sown
+        } else {
+            self.sow_in_place(mv)
+        };
         self.stats.moves += 1;
         self.moved[mover.index()] = true;
         self.last_mover = Some(mover);
@@ -918,7 +931,6 @@ impl<'r> Game<'r> {
             self.finish(EndReason::EndlessMove, Award::Owners, 0, None);
             return report;
         }
-        self.position = self.turn.results[mv].0;
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
         if sown.capped {
             self.stats.drop_cap_hits += 1;
@@ -961,6 +973,26 @@ impl<'r> Game<'r> {
         self.start_turn_probing(next, occupied, probe);
         report.passes = self.stats.passes - passes;
         report
+    }
+
+    /// Sows move `mv` of a sure turn (never tried: `draw` took it without sowing it)
+    /// straight onto the position.
+    fn sow_in_place(&mut self, mv: usize) -> Sown {
+        debug_assert!(self.turn.sure && self.turn.candidates >> mv & 1 == 1);
+        let ctx = self
+            .context(mv)
+            .expect("a candidate can be sown in its direction");
+        let mut sown = Sown::default();
+        sow(
+            self.rules,
+            &mut self.position,
+            mv % CLOCKWISE,
+            ctx,
+            &mut (),
+            &mut sown,
+        )
+        .expect("every candidate of a sure turn is legal");
+        sown
     }
 
     /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
@@ -1343,5 +1375,39 @@ mod tests {
         captured.seeds[rules.holes()] = 4;
         assert_eq!(history.record(&captured), 1);
         assert_eq!(history.record(&start), 1);
+    }
+
+    /// A move of a sure turn, drawn without being tried and sown straight onto the position,
+    /// leaves the game as the same move tried first and played from the turn's cache does.
+    #[test]
+    fn a_sure_turn_sows_its_move_in_place_as_a_tried_move_would_be_played() {
+        use rand::SeedableRng;
+        for name in ["oware", "kalah"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("variants/{name}.sow"));
+            let rules = crate::lang::compile_path(&path, &[]).expect("the variant compiles");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+            let (mut sure, mut unsure) = (0, 0);
+            for _ in 0..100 {
+                let mut drawn = Game::new(&rules);
+                while !drawn.is_over() {
+                    if drawn.turn.sure {
+                        sure += 1;
+                    } else {
+                        unsure += 1;
+                    }
+                    let mut tried = drawn.clone();
+                    tried.legal_mask();
+                    let report = drawn.play_random(&mut rng).expect("the game is not over");
+                    assert_eq!(tried.play(report.hole), Ok(report));
+                    assert_eq!(tried.position, drawn.position);
+                    assert_eq!(tried.stats, drawn.stats);
+                    assert_eq!(tried.outcome, drawn.outcome);
+                }
+            }
+            // Both kinds of turn were played: Oware's feeding duty makes some turns unsure.
+            assert!(sure > 1000, "{name}: {sure} sure turns");
+            assert!(name != "oware" || unsure > 0, "{name}: no unsure turn");
+        }
     }
 }
