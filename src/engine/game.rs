@@ -1291,7 +1291,20 @@ impl History {
             .last()
             .is_some_and(|(_, p)| p.stores() != position.stores())
         {
-            self.clear();
+            self.positions.clear();
+            self.keys.clear();
+        }
+        // A stretch's first position is new. Many stretches end there (in Kalah most moves sow
+        // into a store), so its key and the filter wait for a second position.
+        if self.positions.is_empty() {
+            self.positions.push((0, *position));
+            return 1;
+        }
+        if self.positions.len() == 1 {
+            self.seen = [0; 32];
+            let first = &mut self.positions[0];
+            first.0 = first.1.counts_key();
+            mark(&mut self.seen, first.0);
         }
         let key = position.counts_key();
         self.positions.push((key, *position));
@@ -1304,10 +1317,11 @@ impl History {
         // Short stretches are scanned, when the filter cannot rule a repeat out; long ones
         // index their keys.
         if self.positions.len() <= INDEX_FROM {
-            let (word, bit) = ((key >> 59) as usize, 1u64 << (key & 63));
-            let new = self.seen[word] & bit == 0;
-            self.seen[word] |= bit;
-            return if new { 1 } else { count() };
+            return if mark(&mut self.seen, key) {
+                1
+            } else {
+                count()
+            };
         }
         if self.keys.is_empty() {
             for (k, _) in &self.positions[..self.positions.len() - 1] {
@@ -1322,6 +1336,14 @@ impl History {
             count()
         }
     }
+}
+
+/// Adds `key` to the history's Bloom filter `seen`; returns whether it was surely not there.
+fn mark(seen: &mut [u64; 32], key: u64) -> bool {
+    let (word, bit) = ((key >> 59) as usize, 1u64 << (key & 63));
+    let new = seen[word] & bit == 0;
+    seen[word] |= bit;
+    new
 }
 
 /// History length from which keys are indexed.
