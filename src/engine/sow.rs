@@ -214,18 +214,11 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let rules = self.rules;
         let sowing = &rules.program.sowing;
         let dispatch = &rules.dispatch;
-        let holes = rules.geometry.holes;
         let stop_at_cap = rules.program.ending.endless == Endless::StopAtCap;
         let watch = dispatch.watch_drops;
         let opponent = self.pos.owned(self.mover.other());
-        let origin_skip = match sowing.origin_skip {
-            OriginSkip::Never => None,
-            OriginSkip::FromSeeds(min, laps) => Some((min, laps)),
-        };
         // The positions a lap may visit, so that skipping never leaves nowhere to sow.
-        let ring = rules.geometry.hole_mask
-            | u64::from(dispatch.sown_stores) << holes
-            | u64::from(dispatch.sown_stores) << (holes + 1);
+        let ring = rules.geometry.ring;
 
         let mut origin = hole;
         let mut hand = self.lift(hole);
@@ -237,7 +230,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let mut cycle: Option<Cycle> = None;
         loop {
             let mut skip = self.pos.closed;
-            if let Some((min, laps)) = origin_skip {
+            if let OriginSkip::FromSeeds(min, laps) = sowing.origin_skip {
                 if hand >= min && (laps == SkipLaps::Every || self.out.laps == 1) {
                     skip |= 1 << origin;
                     // Never skip the only place left to sow.

@@ -115,6 +115,9 @@ pub struct Geometry {
     pub side_mask: [u64; 2],
     /// Bit `p` set for every hole (not stores).
     pub hole_mask: u64,
+    /// Bit `p` set for every position a lap may visit: the holes, and both stores when stores
+    /// are sown.
+    pub ring: u64,
     /// The first and last hole of each row.
     pub end_holes: u64,
     /// `last_holes[direction]`: the last hole of each row in the direction of sowing.
@@ -137,6 +140,11 @@ impl Geometry {
             opposite: [0; MAX_POSITIONS],
             side_mask: [0; 2],
             hole_mask: (1u64 << holes) - 1,
+            ring: (if board.stores.sown() {
+                0b11 << holes
+            } else {
+                0
+            }) | ((1u64 << holes) - 1),
             end_holes: 1 | 1 << (n - 1) | 1 << n | 1 << (holes - 1),
             // Counterclockwise, a row ends at its right (holes n-1 and 2n-1); clockwise, at
             // its left (holes 0 and n).
