@@ -1019,9 +1019,11 @@ impl<'r> Game<'r> {
             }
         }
         if let Some(majority) = ending.majority {
+            // More than half for either player, or exactly half where half is enough or both
+            // have it: only the larger total can decide.
             let [s, n] = position.stores().map(u32::from);
-            let enough = |c: u32| 2 * c > total || (majority.at_half && 2 * c == total);
-            if enough(s) || enough(n) || (2 * s == total && 2 * n == total) {
+            let most = 2 * s.max(n);
+            if most > total || (most == total && (majority.at_half || s == n)) {
                 return Some((EndReason::Majority, majority.award, None));
             }
         }
@@ -1431,5 +1433,48 @@ mod tests {
             assert!(sure > 1000, "{name}: {sure} sure turns");
             assert!(name != "oware" || unsure > 0, "{name}: no unsure turn");
         }
+    }
+
+    /// Oware's majority rule (48 seeds): more than half captured ends the game, and so does
+    /// half each; half for one player alone ends it only under `majority: at least half`.
+    #[test]
+    fn a_majority_is_more_than_half_or_half_each_or_half_where_half_is_enough() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        let more = crate::lang::compile_path(&dir.join("oware.sow"), &[]).expect("oware");
+        let half = crate::lang::compile_text(
+            "half.sow",
+            "extends \"oware.sow\"\nend { majority: at least half, to owners }\n",
+            &dir,
+        )
+        .expect("oware at half");
+        // South has captured `s` and North `n`; the other 48 − s − n seeds are in South's
+        // first hole (South moved last).
+        let ended = |rules: &Rules, s: u16, n: u16| {
+            let mut position = Position::initial(rules);
+            position.seeds[..12].fill(0);
+            position.seeds[0] = 48 - s - n;
+            position.seeds[12..14].copy_from_slice(&[s, n]);
+            position.to_move = Side::North;
+            let game = Game::unopened(
+                rules,
+                position,
+                1,
+                None,
+                History::default(),
+                Turn::default(),
+            );
+            game.end_after_move(Side::South, game.position.occupied())
+                .map(|(reason, _, _)| reason)
+        };
+        for rules in [&more, &half] {
+            assert_eq!(ended(rules, 25, 0), Some(EndReason::Majority));
+            assert_eq!(ended(rules, 3, 25), Some(EndReason::Majority));
+            assert_eq!(ended(rules, 24, 24), Some(EndReason::Majority));
+            assert_eq!(ended(rules, 23, 23), None);
+        }
+        assert_eq!(ended(&more, 24, 23), None);
+        assert_eq!(ended(&more, 0, 24), None);
+        assert_eq!(ended(&half, 24, 23), Some(EndReason::Majority));
+        assert_eq!(ended(&half, 0, 24), Some(EndReason::Majority));
     }
 }
