@@ -1249,10 +1249,12 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
 /// (R10): captured totals never go down, so no earlier position can occur again.
 #[derive(Default)]
 struct History {
-    /// The positions, each with its [`Position::counts_key`].
+    /// The positions, each with its [`Position::counts_key`] (left at 0 while a stretch holds a
+    /// single position).
     positions: Vec<(u64, Position)>,
     /// A Bloom filter over the keys of the first `INDEX_FROM` positions: most positions are
-    /// new, and the filter says so without a scan.
+    /// new, and the filter says so without a scan. Cleared when a stretch's second position
+    /// comes.
     seen: [u64; 32],
     /// How many recorded positions have each key, once the stretch is longer: only a key seen
     /// before needs the exact comparison, so long capture-free stretches stay cheap.
