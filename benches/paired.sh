@@ -6,7 +6,8 @@
 #
 # A and B are commands (split at spaces) called as `A variants/VARIANT.sow MOVES` that print
 # their rate last but one ("... 6.12 Mmoves/s"), such as `target/release/examples/playouts`
-# built from two commits, or the same with `--fresh` or `--reference`. Prints every run and, per variant, the geometric mean of B's rate over A's.
+# built from two commits, or the same with `--fresh` or `--reference`. Prints every run and, per
+# variant, the geometric mean of B's rate over A's with its 95% interval (benches/ratios.awk).
 # ROUNDS (default 3; each is two runs) and MOVES (default 10000000) come from the environment.
 # Needs two cores and `taskset` (util-linux).
 set -euo pipefail
@@ -26,9 +27,5 @@ for variant in "$@"; do
             echo "$variant $(awk '{print $(NF-1)}' "$out/a") $(awk '{print $(NF-1)}' "$out/b")"
         done
     done
-done | awk '{
-    ratio = $3 / $2; logs[$1] += log(ratio); runs[$1]++
-    printf "%s A %s B %s B/A %.3f\n", $1, $2, $3, ratio
-} END {
-    for (v in logs) printf "%s geometric mean B/A %.3f over %d runs\n", v, exp(logs[v] / runs[v]), runs[v]
-}'
+done | awk '{ printf "%s A %s B %s B/A %.3f\n", $1, $2, $3, $3 / $2 }' |
+    awk -v label=B/A -f "$here/benches/ratios.awk"

@@ -6,7 +6,8 @@
 #   benches/share.sh VARIANT...
 #
 # Prints every run, simulate's rate over the engine's in moves per second, and per variant the
-# geometric mean of that ratio (the throughput issue's target: 0.85 or more).
+# geometric mean of that ratio with its 95% interval (benches/ratios.awk; the throughput
+# issue's target: 0.85 or more).
 # Build first: `cargo build --release --bins --example playouts`.
 # GAMES per seat order (default 100000), MOVES for the engine (default 25000000, about as long a
 # run) and ROUNDS (default 2; each is two runs) come from the environment.
@@ -35,9 +36,6 @@ for variant in "$@"; do
         done
     done
 done | awk '{
-    simulate = $2 / ($4 - $3) / 1e6; ratio = simulate / $5
-    logs[$1] += log(ratio); runs[$1]++
-    printf "%s simulate %.2f Mmoves/s engine %.2f Mmoves/s ratio %.3f\n", $1, simulate, $5, ratio
-} END {
-    for (v in logs) printf "%s geometric mean simulate/engine %.3f over %d runs\n", v, exp(logs[v] / runs[v]), runs[v]
-}'
+    simulate = $2 / ($4 - $3) / 1e6
+    printf "%s simulate %.2f Mmoves/s engine %.2f Mmoves/s ratio %.3f\n", $1, simulate, $5, simulate / $5
+}' | awk -v label=simulate/engine -f "$here/benches/ratios.awk"
