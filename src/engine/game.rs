@@ -1281,11 +1281,10 @@ impl Clone for History {
 }
 
 impl History {
-    /// Forgets every position.
+    /// Forgets every position (the filter is cleared when the next stretch needs it).
     fn clear(&mut self) {
         self.positions.clear();
         self.keys.clear();
-        self.seen = [0; 32];
     }
 
     /// Records `position` and returns how many times it has now occurred.
@@ -1295,8 +1294,7 @@ impl History {
             .last()
             .is_some_and(|(_, p)| p.stores() != position.stores())
         {
-            self.positions.clear();
-            self.keys.clear();
+            self.clear();
         }
         // A stretch's first position is new. Many stretches end there (in Kalah most moves sow
         // into a store), so its key and the filter wait for a second position.

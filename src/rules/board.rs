@@ -131,6 +131,8 @@ impl Geometry {
     pub fn new(board: &BoardRules, sowing: &Sowing) -> Geometry {
         let n = board.holes_per_row as usize;
         let holes = 2 * n;
+        let hole_mask = (1u64 << holes) - 1;
+        let stores_sown = if board.stores.sown() { 0b11 } else { 0 };
         let mut g = Geometry {
             holes,
             next: [[[0; MAX_POSITIONS]; 2]; 2],
@@ -139,12 +141,8 @@ impl Geometry {
             preceding: [[0; MAX_POSITIONS]; 2],
             opposite: [0; MAX_POSITIONS],
             side_mask: [0; 2],
-            hole_mask: (1u64 << holes) - 1,
-            ring: (if board.stores.sown() {
-                0b11 << holes
-            } else {
-                0
-            }) | ((1u64 << holes) - 1),
+            hole_mask,
+            ring: hole_mask | stores_sown << holes,
             end_holes: 1 | 1 << (n - 1) | 1 << n | 1 << (holes - 1),
             // Counterclockwise, a row ends at its right (holes n-1 and 2n-1); clockwise, at
             // its left (holes 0 and n).
