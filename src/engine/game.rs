@@ -540,13 +540,14 @@ impl<'r> Game<'r> {
 
     /// Draws a legal move uniformly at random, sowing candidates as needed; `None` if there is
     /// none (the game is over).
+    #[inline(always)]
     fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<usize> {
         // Rejection without replacement: a uniform pick among the untried-or-legal candidates,
         // dropping illegal ones as they are found, is a uniform pick among the legal moves.
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
         while pool != 0 {
             let mv = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
-            if self.turn.sure || self.examine(mv) {
+            if self.turn.sure || self.lands_on_empty(mv) || self.examine(mv) {
                 return Some(mv);
             }
             pool &= !(1 << mv);
@@ -881,7 +882,25 @@ impl<'r> Game<'r> {
         self.turn.legal & bit != 0
     }
 
-    /// Whether the player to move has a legal move (sowing candidates until one is found).
+    /// Whether candidate `mv` of the player to move is known to be legal without sowing it:
+    /// its lap ends in an empty hole before coming round, which ends the move
+    /// (`Dispatch::ends_on_empty`).
+    #[inline(always)]
+    fn lands_on_empty(&self, mv: usize) -> bool {
+        let position = &self.position;
+        if !self.rules.dispatch.ends_on_empty || self.turn.must_feed || position.closed != 0 {
+            return false;
+        }
+        // The direction is fixed, so the move is its hole.
+        let landing = &self.rules.geometry.landing[position.to_move.index()][mv];
+        landing
+            .get(usize::from(position.seeds[mv]))
+            .and_then(|&at| position.seeds.get(usize::from(at)))
+            == Some(&0)
+    }
+
+    /// Whether the player to move has a legal move (sowing candidates in order until one is
+    /// found, unless it is known to be legal unsown).
     fn any_legal(&mut self) -> bool {
         if self.turn.legal != 0 {
             return true;
@@ -891,7 +910,8 @@ impl<'r> Game<'r> {
         }
         let mut unknown = self.turn.candidates & !self.turn.examined;
         while unknown != 0 {
-            if self.examine(unknown.trailing_zeros() as usize) {
+            let mv = unknown.trailing_zeros() as usize;
+            if self.lands_on_empty(mv) || self.examine(mv) {
                 return true;
             }
             unknown &= unknown - 1;
@@ -899,9 +919,9 @@ impl<'r> Game<'r> {
         false
     }
 
-    /// Applies a legal move's sown result (from the turn's cache, or, for a move of a sure turn
-    /// not tried, sown now), then the end rules, then starts the next turn; `probe` as in
-    /// [`Game::start_turn_probing`].
+    /// Applies a legal move's sown result (from the turn's cache, or, for a move known to be
+    /// legal and not tried, sown now), then the end rules, then starts the next turn; `probe`
+    /// as in [`Game::start_turn_probing`].
     fn commit(&mut self, mv: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
         let mover = self.position.to_move;
         let sown = if self.turn.examined >> mv & 1 == 1 {
@@ -975,10 +995,10 @@ impl<'r> Game<'r> {
         report
     }
 
-    /// Sows move `mv` of a sure turn (never tried: `draw` took it without sowing it)
-    /// straight onto the position.
+    /// Sows move `mv`, known to be legal and never tried (`draw` took it without sowing it: a
+    /// move of a sure turn, or one that lands on an empty hole), straight onto the position.
     fn sow_in_place(&mut self, mv: usize) -> Sown {
-        debug_assert!(self.turn.sure && self.turn.candidates >> mv & 1 == 1);
+        debug_assert!(self.turn.sure || self.lands_on_empty(mv));
         let ctx = self
             .context(mv)
             .expect("a candidate can be sown in its direction");
@@ -991,7 +1011,7 @@ impl<'r> Game<'r> {
             &mut (),
             &mut sown,
         )
-        .expect("every candidate of a sure turn is legal");
+        .expect("a move drawn unsown is legal");
         sown
     }
 
@@ -1401,38 +1421,77 @@ mod tests {
         assert_eq!(history.record(&start), 1);
     }
 
-    /// A move of a sure turn, drawn without being tried and sown straight onto the position,
+    /// A move known to be legal unsown (every move of a sure turn; a lap landing on an empty
+    /// hole in a relay game), drawn without being tried and sown straight onto the position,
     /// leaves the game as the same move tried first and played from the turn's cache does.
     #[test]
-    fn a_sure_turn_sows_its_move_in_place_as_a_tried_move_would_be_played() {
+    fn a_move_known_legal_is_sown_in_place_as_a_tried_move_would_be_played() {
         use rand::SeedableRng;
-        for name in ["oware", "kalah"] {
+        for name in ["oware", "kalah", "hoyito-i", "ayoayo"] {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join(format!("variants/{name}.sow"));
             let rules = crate::lang::compile_path(&path, &[]).expect("the variant compiles");
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-            let (mut sure, mut unsure) = (0, 0);
+            let (mut unsown, mut tried_first) = (0, 0);
             for _ in 0..100 {
                 let mut drawn = Game::new(&rules);
                 while !drawn.is_over() {
-                    if drawn.turn.sure {
-                        sure += 1;
-                    } else {
-                        unsure += 1;
-                    }
                     let mut tried = drawn.clone();
-                    tried.legal_mask();
+                    let legal = tried.legal_mask();
+                    // Known legal unsown is legal, and ends with its first lap.
+                    for mv in (0..64).filter(|&mv| tried.turn.candidates >> mv & 1 == 1) {
+                        if tried.lands_on_empty(mv) {
+                            assert_eq!(legal >> mv & 1, 1, "{name}: move {mv}");
+                            assert_eq!(tried.turn.results[mv].1.laps, 1, "{name}: move {mv}");
+                        }
+                    }
                     let report = drawn.play_random(&mut rng).expect("the game is not over");
+                    if tried.turn.sure || tried.lands_on_empty(report.hole) {
+                        unsown += 1;
+                    } else {
+                        tried_first += 1;
+                    }
                     assert_eq!(tried.play(report.hole), Ok(report));
                     assert_eq!(tried.position, drawn.position);
-                    assert_eq!(tried.stats, drawn.stats);
+                    // Trying every move counts every endless one refused; drawing, only those
+                    // drawn.
+                    let endless_refused = drawn.stats.endless_refused;
+                    assert_eq!(
+                        GameStats {
+                            endless_refused,
+                            ..tried.stats
+                        },
+                        drawn.stats
+                    );
                     assert_eq!(tried.outcome, drawn.outcome);
                 }
             }
-            // Both kinds of turn were played: Oware's feeding duty makes some turns unsure.
-            assert!(sure > 1000, "{name}: {sure} sure turns");
-            assert!(name != "oware" || unsure > 0, "{name}: no unsure turn");
+            // Both kinds of move were played (Oware's feeding duty makes some turns unsure).
+            assert!(unsown > 1000, "{name}: {unsown} moves sown in place");
+            assert!(
+                name == "kalah" || tried_first > 0,
+                "{name}: {tried_first} moves tried first"
+            );
         }
+    }
+
+    /// In a relay game, a move whose lap ends in an empty hole ends there: it is legal, and
+    /// known to be without being sown. Others must be sown to be known.
+    #[test]
+    fn a_lap_landing_on_an_empty_hole_is_known_legal_unsown() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hoyito-i.sow");
+        let rules = crate::lang::compile_path(&path, &[]).expect("hoyito-i compiles");
+        //   North   0 10 10 10 10  2      (holes 11 to 6)
+        //   South   3  0  2  0  0  1      (holes 0 to 5), to move
+        let board = [3, 0, 2, 0, 0, 1, 2, 10, 10, 10, 10, 0];
+        let position = Position::from_setup(&rules, &board, [0, 0], Side::South).expect("48");
+        let game = Game::from_position(&rules, position);
+        assert!(game.lands_on_empty(0)); // 1, 2, 3: hole 3 was empty
+        assert!(game.lands_on_empty(2)); // 3, 4: hole 4 was empty
+        assert!(!game.lands_on_empty(5)); // 6 holds two: the sowing relays from there
+        let mut closed = position;
+        closed.closed = 1 << 1;
+        assert!(!Game::from_position(&rules, closed).lands_on_empty(0));
     }
 
     /// Oware's majority rule (48 seeds): more than half captured ends the game, and so does

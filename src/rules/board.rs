@@ -124,9 +124,17 @@ pub struct Geometry {
     pub last_holes: [u64; 2],
     /// `first_holes[direction]`: the first hole of each row in the direction of sowing.
     pub first_holes: [u64; 2],
+    /// `landing[side][h][n]`: the hole where a lap of `n` seeds from hole `h` ends when `side`
+    /// sows in the rules' fixed direction, from the next hole on, through open holes, if the
+    /// lap ends in a hole before it comes round to `h`; else [`Geometry::NO_LANDING`] (and
+    /// always where the direction is not fixed).
+    pub landing: [[[u8; MAX_POSITIONS]; MAX_POSITIONS]; 2],
 }
 
 impl Geometry {
+    /// In [`Geometry::landing`]: no hole to name.
+    pub const NO_LANDING: u8 = u8::MAX;
+
     /// Builds the tables for a board and its sowing rules.
     pub fn new(board: &BoardRules, sowing: &Sowing) -> Geometry {
         let n = board.holes_per_row as usize;
@@ -148,6 +156,7 @@ impl Geometry {
             // its left (holes 0 and n).
             last_holes: [1 << (n - 1) | 1 << (holes - 1), 1 | 1 << n],
             first_holes: [1 | 1 << n, 1 << (n - 1) | 1 << (holes - 1)],
+            landing: [[[Geometry::NO_LANDING; MAX_POSITIONS]; MAX_POSITIONS]; 2],
         };
         let store = |side: Side| holes + side.index();
         let row = |side: Side| match side {
@@ -219,6 +228,23 @@ impl Geometry {
             let owner = if p < n { Side::South } else { Side::North };
             g.side_mask[owner.index()] |= 1 << p;
         }
+        if let DirectionRule::Fixed(direction) = sowing.direction {
+            for side in Side::BOTH {
+                let next = &g.next[direction.index()][side.index()];
+                for h in 0..holes {
+                    let mut at = h;
+                    for n in 1..MAX_POSITIONS {
+                        at = usize::from(next[at]);
+                        if at == h {
+                            break;
+                        }
+                        if at < holes {
+                            g.landing[side.index()][h][n] = at as u8;
+                        }
+                    }
+                }
+            }
+        }
         g.bear_off = g.next;
         for (d, last) in g.last_holes.iter().enumerate() {
             for side in Side::BOTH {
@@ -257,5 +283,46 @@ impl Geometry {
             Side::South => 0..n,
             Side::North => n..2 * n,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometry(variant: &str) -> Geometry {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("variants/{variant}.sow"));
+        crate::lang::compile_path(&path, &[])
+            .expect("the variant compiles")
+            .geometry
+    }
+
+    /// A lap of `n` seeds lands in the hole of its last seed, counted from the next hole on,
+    /// unless that seed goes into a store or the lap comes round to the hole it left.
+    #[test]
+    fn a_lap_lands_where_its_last_seed_falls_before_it_comes_round() {
+        const NONE: u8 = Geometry::NO_LANDING;
+        let [south, north] = [Side::South.index(), Side::North.index()];
+        // Hoyito I: no stores, counterclockwise (numbers rising), the same ring for both.
+        //   North  11 10  9  8  7  6
+        //   South   0  1  2  3  4  5
+        let g = geometry("hoyito-i");
+        assert_eq!(g.landing[south][4][3], 7); // 5, 6, 7
+        assert_eq!(g.landing[north][4][3], 7);
+        assert_eq!(g.landing[south][10][5], 3); // 11, 0, 1, 2, 3
+        assert_eq!(g.landing[south][10][11], 9); // every other hole once
+        assert_eq!(g.landing[south][10][12], NONE); // back in hole 10
+        assert_eq!(g.landing[south][10][0], NONE);
+        // Kalah: each sows their own store (South's, 12, after hole 5; North's, 13, after
+        // hole 11) and passes the other's.
+        let g = geometry("kalah");
+        assert_eq!(g.landing[south][4][2], NONE); // 5, store
+        assert_eq!(g.landing[south][4][3], 6); // 5, store, 6
+        assert_eq!(g.landing[north][4][3], 7); // 5, 6, 7
+        assert_eq!(g.landing[south][11][1], 0); // North's store passed
+        assert_eq!(g.landing[north][11][1], NONE); // into North's store
+        assert_eq!(g.landing[south][0][12], 11); // 1..5, store, 6..11
+        assert_eq!(g.landing[south][0][13], NONE); // back in hole 0
     }
 }

@@ -77,6 +77,12 @@ pub struct Dispatch {
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
     /// endless sowing, no drop cap within reach), no forbidden grand slam, no move filter.
     pub candidates_legal: bool,
+    /// A candidate whose lap ends in an empty hole before it comes round (see
+    /// [`Geometry::landing`]; open holes, and no duty to feed this turn) is legal: the lap
+    /// cannot relay from a single seed, no capture sows on, nothing makes a move illegal but
+    /// an endless sowing, and the direction is fixed, the first seed sown in the next hole,
+    /// the sources' families only.
+    pub ends_on_empty: bool,
     /// Stores are sown: a drop may land in one.
     pub sown_stores: bool,
     /// Feeding is judged on the first lap, or a move filter looks at it: drops of the first
@@ -119,13 +125,18 @@ impl Dispatch {
         let houses = !program.houses.is_empty();
         let total: u32 = program.board.layout.iter().map(|&n| u32::from(n)).sum();
         let sowing = &program.sowing;
-        let candidates_legal = sowing.relay == Relay::Never
-            && total < sowing.drop_cap
+        let candidates_legal_but_relay = total < sowing.drop_cap
             && sowing.move_filter.is_none()
             && captures.iter().all(|c| {
                 c.grand_slam != GrandSlam::Forbidden
                     && !matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn)
             });
+        let candidates_legal = sowing.relay == Relay::Never && candidates_legal_but_relay;
+        let single_seed_ends = match &sowing.relay {
+            Relay::Never => true,
+            Relay::Landing(c) => !c.count.passes(1),
+            Relay::NextHole => false,
+        };
         let sown_stores = program.board.stores.sown();
         let track_first_lap = sowing.move_filter.is_some()
             || program
@@ -174,6 +185,12 @@ impl Dispatch {
             && sowing.first_move.is_none()
             && !sowing.direction.has_choice();
         Dispatch {
+            ends_on_empty: candidates_legal_but_relay
+                && single_seed_ends
+                && plain
+                && matches!(sowing.direction, DirectionRule::Fixed(_))
+                && sowing.lap_start == LapStart::NextHole
+                && sowing.bear_off.is_none(),
             plain,
             ends_after_move,
             plain_turns,
