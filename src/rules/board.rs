@@ -126,8 +126,8 @@ pub struct Geometry {
     pub first_holes: [u64; 2],
     /// `landing[side][h][n]`: the hole where a lap of `n` seeds from hole `h` ends when `side`
     /// sows in the rules' fixed direction, from the next hole on, through open holes, if the
-    /// lap ends in a hole before it comes round to `h`; else [`Geometry::NO_LANDING`] (and
-    /// always where the direction is not fixed).
+    /// lap ends in a hole before it passes any position twice; else [`Geometry::NO_LANDING`]
+    /// (and always where the direction is not fixed).
     pub landing: [[[u8; MAX_POSITIONS]; MAX_POSITIONS]; 2],
 }
 
@@ -232,12 +232,15 @@ impl Geometry {
             for side in Side::BOTH {
                 let next = &g.next[direction.index()][side.index()];
                 for h in 0..holes {
-                    let mut at = h;
+                    // A lap that comes back to a position (its own hole, or, from a hole off
+                    // the ring, the ring's first) has no landing worked out here.
+                    let (mut at, mut visited) = (h, 1u64 << h);
                     for n in 1..MAX_POSITIONS {
                         at = usize::from(next[at]);
-                        if at == h {
+                        if visited >> at & 1 == 1 {
                             break;
                         }
+                        visited |= 1 << at;
                         if at < holes {
                             g.landing[side.index()][h][n] = at as u8;
                         }
@@ -324,5 +327,17 @@ mod tests {
         assert_eq!(g.landing[north][11][1], NONE); // into North's store
         assert_eq!(g.landing[south][0][12], 11); // 1..5, store, 6..11
         assert_eq!(g.landing[south][0][13], NONE); // back in hole 0
+                                                   // Each round their own row (South's: holes 0 to 5). From a hole off the ring, a lap
+                                                   // enters it at its first hole, and has no landing once it comes round to that hole.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        let own_row = "extends \"hoyito-i.sow\"\nsowing { ring: own row }\n";
+        let g = crate::lang::compile_text("own-row.sow", own_row, &dir)
+            .expect("hoyito-i on its own rows")
+            .geometry;
+        assert_eq!(g.landing[south][1][4], 5); // 2, 3, 4, 5
+        assert_eq!(g.landing[south][1][5], 0); // 2, 3, 4, 5, 0
+        assert_eq!(g.landing[south][1][6], NONE); // back in hole 1
+        assert_eq!(g.landing[south][8][6], 5); // 0 to 5
+        assert_eq!(g.landing[south][8][7], NONE); // hole 0 again
     }
 }
