@@ -547,7 +547,7 @@ impl<'r> Game<'r> {
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
         while pool != 0 {
             let mv = nth_bit(pool, rand::Rng::gen_range(rng, 0..pool.count_ones()));
-            if self.turn.sure || self.lands_on_empty(mv) || self.examine(mv) {
+            if self.known_legal(mv) || self.examine(mv) {
                 return Some(mv);
             }
             pool &= !(1 << mv);
@@ -883,8 +883,14 @@ impl<'r> Game<'r> {
     }
 
     /// Whether candidate `mv` of the player to move is known to be legal without sowing it:
-    /// its lap ends in an empty hole before coming round, which ends the move
-    /// (`Dispatch::ends_on_empty`).
+    /// the turn is sure, or the move's lap lands on an empty hole.
+    #[inline(always)]
+    fn known_legal(&self, mv: usize) -> bool {
+        self.turn.sure || self.lands_on_empty(mv)
+    }
+
+    /// Whether candidate `mv`'s lap ends in an empty hole before coming round, which ends the
+    /// move, so that it is legal (`Dispatch::ends_on_empty`).
     #[inline(always)]
     fn lands_on_empty(&self, mv: usize) -> bool {
         let position = &self.position;
@@ -998,7 +1004,7 @@ impl<'r> Game<'r> {
     /// Sows move `mv`, known to be legal and never tried (`draw` took it without sowing it: a
     /// move of a sure turn, or one that lands on an empty hole), straight onto the position.
     fn sow_in_place(&mut self, mv: usize) -> Sown {
-        debug_assert!(self.turn.sure || self.lands_on_empty(mv));
+        debug_assert!(self.known_legal(mv));
         let ctx = self
             .context(mv)
             .expect("a candidate can be sown in its direction");
@@ -1398,8 +1404,7 @@ mod tests {
     /// index), and starts a new stretch when the captured totals change.
     #[test]
     fn the_history_counts_positions_not_their_keys() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/oware.sow");
-        let rules = crate::lang::compile_path(&path, &[]).expect("oware compiles");
+        let rules = crate::lang::shipped("oware");
         let start = Position::initial(&rules);
         let mut locked = start;
         locked.locked = 1;
@@ -1428,9 +1433,7 @@ mod tests {
     fn a_move_known_legal_is_sown_in_place_as_a_tried_move_would_be_played() {
         use rand::SeedableRng;
         for name in ["oware", "kalah", "hoyito-i", "ayoayo"] {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(format!("variants/{name}.sow"));
-            let rules = crate::lang::compile_path(&path, &[]).expect("the variant compiles");
+            let rules = crate::lang::shipped(name);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
             let (mut unsown, mut tried_first) = (0, 0);
             for _ in 0..100 {
@@ -1438,15 +1441,18 @@ mod tests {
                 while !drawn.is_over() {
                     let mut tried = drawn.clone();
                     let legal = tried.legal_mask();
-                    // Known legal unsown is legal, and ends with its first lap.
+                    // Known legal unsown is legal; a landing on an empty hole ends the move
+                    // with its first lap.
                     for mv in (0..64).filter(|&mv| tried.turn.candidates >> mv & 1 == 1) {
-                        if tried.lands_on_empty(mv) {
+                        if tried.known_legal(mv) {
                             assert_eq!(legal >> mv & 1, 1, "{name}: move {mv}");
+                        }
+                        if tried.lands_on_empty(mv) {
                             assert_eq!(tried.turn.results[mv].1.laps, 1, "{name}: move {mv}");
                         }
                     }
                     let report = drawn.play_random(&mut rng).expect("the game is not over");
-                    if tried.turn.sure || tried.lands_on_empty(report.hole) {
+                    if tried.known_legal(report.hole) {
                         unsown += 1;
                     } else {
                         tried_first += 1;
@@ -1475,23 +1481,37 @@ mod tests {
         }
     }
 
-    /// In a relay game, a move whose lap ends in an empty hole ends there: it is legal, and
-    /// known to be without being sown. Others must be sown to be known.
+    /// In a relay game, a move whose lap ends in an empty hole ends there: it is legal, known
+    /// to be without being sown, and sown in place it ends with that lap. Others must be sown
+    /// to be known.
     #[test]
     fn a_lap_landing_on_an_empty_hole_is_known_legal_unsown() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/hoyito-i.sow");
-        let rules = crate::lang::compile_path(&path, &[]).expect("hoyito-i compiles");
+        let rules = crate::lang::shipped("hoyito-i");
         //   North   0 10 10 10 10  2      (holes 11 to 6)
         //   South   3  0  2  0  0  1      (holes 0 to 5), to move
         let board = [3, 0, 2, 0, 0, 1, 2, 10, 10, 10, 10, 0];
         let position = Position::from_setup(&rules, &board, [0, 0], Side::South).expect("48");
         let game = Game::from_position(&rules, position);
-        assert!(game.lands_on_empty(0)); // 1, 2, 3: hole 3 was empty
-        assert!(game.lands_on_empty(2)); // 3, 4: hole 4 was empty
-        assert!(!game.lands_on_empty(5)); // 6 holds two: the sowing relays from there
+        assert!(game.known_legal(0)); // 1, 2, 3: hole 3 was empty
+        assert!(game.known_legal(2)); // 3, 4: hole 4 was empty
+        assert!(!game.known_legal(5)); // 6 holds two: the sowing relays from there
+        for (hole, after) in [
+            (0, [0, 1, 3, 1, 0, 1, 2, 10, 10, 10, 10, 0]),
+            (2, [3, 0, 0, 1, 1, 1, 2, 10, 10, 10, 10, 0]),
+        ] {
+            let mut played = game.clone();
+            let sown = played.sow_in_place(hole);
+            assert_eq!(played.position.board(), after, "hole {hole}");
+            assert_eq!(played.position.stores(), [0, 0], "hole {hole}");
+            assert_eq!(
+                (sown.laps, sown.drops, sown.captures),
+                (1, u32::from(board[hole]), 0)
+            );
+        }
+        // The landings are worked out for open holes only: with a closed hole, sow first.
         let mut closed = position;
         closed.closed = 1 << 1;
-        assert!(!Game::from_position(&rules, closed).lands_on_empty(0));
+        assert!(!Game::from_position(&rules, closed).known_legal(0));
     }
 
     /// Oware's majority rule (48 seeds): more than half captured ends the game, and so does
@@ -1499,7 +1519,7 @@ mod tests {
     #[test]
     fn a_majority_is_more_than_half_or_half_each_or_half_where_half_is_enough() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
-        let more = crate::lang::compile_path(&dir.join("oware.sow"), &[]).expect("oware");
+        let more = crate::lang::shipped("oware");
         let half = crate::lang::compile_text(
             "half.sow",
             "extends \"oware.sow\"\nend { majority: at least half, to owners }\n",

@@ -41,6 +41,13 @@ pub const MAX_EXTENDS_DEPTH: usize = 16;
 /// Syntax errors reported for one file at most; a file with more is mostly not rule text.
 const MAX_SYNTAX_ERRORS: usize = 50;
 
+/// The shipped variant `variants/{name}.sow`, compiled as it stands: for unit tests.
+#[cfg(test)]
+pub(crate) fn shipped(name: &str) -> Rules {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{name}.sow"));
+    compile_path(&path, &[]).expect("shipped variants compile")
+}
+
 /// Reads, parses and compiles a variant file and the files it extends, then applies `settings`
 /// (`("holes", "9")`, ...) over it.
 ///

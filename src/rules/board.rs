@@ -294,11 +294,7 @@ mod tests {
     use super::*;
 
     fn geometry(variant: &str) -> Geometry {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("variants/{variant}.sow"));
-        crate::lang::compile_path(&path, &[])
-            .expect("the variant compiles")
-            .geometry
+        crate::lang::shipped(variant).geometry
     }
 
     /// A lap of `n` seeds lands in the hole of its last seed, counted from the next hole on,

@@ -125,13 +125,13 @@ impl Dispatch {
         let houses = !program.houses.is_empty();
         let total: u32 = program.board.layout.iter().map(|&n| u32::from(n)).sum();
         let sowing = &program.sowing;
-        let candidates_legal_but_relay = total < sowing.drop_cap
+        let legal_if_it_ends = total < sowing.drop_cap
             && sowing.move_filter.is_none()
             && captures.iter().all(|c| {
                 c.grand_slam != GrandSlam::Forbidden
                     && !matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn)
             });
-        let candidates_legal = sowing.relay == Relay::Never && candidates_legal_but_relay;
+        let candidates_legal = sowing.relay == Relay::Never && legal_if_it_ends;
         let single_seed_ends = match &sowing.relay {
             Relay::Never => true,
             Relay::Landing(c) => !c.count.passes(1),
@@ -185,7 +185,7 @@ impl Dispatch {
             && sowing.first_move.is_none()
             && !sowing.direction.has_choice();
         Dispatch {
-            ends_on_empty: candidates_legal_but_relay
+            ends_on_empty: legal_if_it_ends
                 && single_seed_ends
                 && plain
                 && matches!(sowing.direction, DirectionRule::Fixed(_))
