@@ -1278,6 +1278,9 @@ struct History {
     /// The positions, each with its [`Position::counts_key`] (left at 0 while a stretch holds a
     /// single position).
     positions: Vec<(u64, Position)>,
+    /// The captured totals of every position of the stretch (any value while it is empty): one
+    /// comparison tells a stretch's end.
+    stores: [u16; 2],
     /// A Bloom filter over the keys of the first `INDEX_FROM` positions: most positions are
     /// new, and the filter says so without a scan. Cleared when a stretch's second position
     /// comes.
@@ -1291,6 +1294,7 @@ impl Clone for History {
     fn clone(&self) -> History {
         History {
             positions: self.positions.clone(),
+            stores: self.stores,
             seen: self.seen,
             keys: self.keys.clone(),
         }
@@ -1298,6 +1302,7 @@ impl Clone for History {
 
     fn clone_from(&mut self, source: &History) {
         self.positions.clone_from(&source.positions);
+        self.stores = source.stores;
         self.seen = source.seen;
         // Refilled rather than cloned over: the table's `clone_from` takes the source's size,
         // mostly none (a game's start), and the index would be grown anew every game.
@@ -1315,12 +1320,10 @@ impl History {
 
     /// Records `position` and returns how many times it has now occurred.
     fn record(&mut self, position: &Position) -> usize {
-        if self
-            .positions
-            .last()
-            .is_some_and(|(_, p)| p.stores() != position.stores())
-        {
+        let stores = position.stores();
+        if stores != self.stores {
             self.clear();
+            self.stores = stores;
         }
         // A stretch's first position is new. Many stretches end there (in Kalah most moves sow
         // into a store), so its key and the filter wait for a second position.

@@ -245,23 +245,23 @@ impl Position {
         occupied & self.owned(side) == 0
     }
 
-    /// The holes holding at least one seed, as a bit mask.
-    #[inline]
+    /// The holes holding at least one seed, as a bit mask. Bits from `holes` up are not
+    /// cleared (where the last four counts read take in the stores): every caller looks at one
+    /// side's holes.
+    #[inline(always)]
     pub(crate) fn occupied(&self) -> u64 {
         // Four counts at once, with no branch per hole: adding 0x7fff to a count's low 15
         // bits carries into its top bit unless they are all zero. The product gathers the
-        // four top bits (15, 31, 47, 63) into bits 60 to 63 without carries; each word's four
-        // go in on top, and the earlier ones move down.
+        // four top bits (15, 31, 47, 63) into bits 60 to 63 without carries.
         const LOW: u64 = 0x7fff_7fff_7fff_7fff;
         const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
-        let words = self.words();
         let mut found = 0;
-        for i in 0..words {
+        for i in 0..self.words() {
             let word = self.word(i);
             let tops = (((word & LOW) + LOW) | word) & !LOW;
-            found = found >> 4 | tops.wrapping_mul(GATHER) & 0xf << 60;
+            found |= tops.wrapping_mul(GATHER) >> 60 << (4 * i);
         }
-        found >> (64 - 4 * words) & ((1u64 << self.holes) - 1)
+        found
     }
 
     /// How many words of four counts cover the board (the last may take in the stores).
@@ -368,7 +368,12 @@ mod tests {
                 let expected = (0..holes)
                     .filter(|&h| board[h] != 0)
                     .fold(0u64, |mask, h| mask | 1 << h);
-                assert_eq!(position.occupied(), expected, "{holes} holes: {board:?}");
+                let holes_mask = (1u64 << holes) - 1;
+                assert_eq!(
+                    position.occupied() & holes_mask,
+                    expected,
+                    "{holes} holes: {board:?}"
+                );
             }
         }
     }

@@ -209,7 +209,7 @@ struct Sower<'a, S, F> {
 }
 
 impl<S: EventSink, F: Families> Sower<'_, S, F> {
-    #[inline]
+    #[inline(always)]
     fn sow(&mut self, hole: usize) -> Result<(), Refusal> {
         let rules = self.rules;
         let sowing = &rules.program.sowing;
@@ -463,20 +463,25 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 return Ok(flow);
             }
         }
-        match &rules.program.sowing.relay {
-            Relay::Never => {}
-            Relay::Landing(c) => {
-                if self.pos.seeds[at] > 0 && self.holds(c, at) {
-                    return Ok(Flow::Relay(at));
-                }
+        if dispatch.relay_counts.passes(self.pos.seeds[at]) {
+            if dispatch.relay_by_count {
+                return Ok(Flow::Relay(at));
             }
-            Relay::NextHole if F::RICH => {
-                let n = self.next_open(at);
-                if self.pos.seeds[n] > 0 && self.pos.houses >> n & 1 == 0 {
-                    return Ok(Flow::Relay(n));
+            match &rules.program.sowing.relay {
+                Relay::Never => {}
+                Relay::Landing(c) => {
+                    if self.holds(c, at) {
+                        return Ok(Flow::Relay(at));
+                    }
                 }
+                Relay::NextHole if F::RICH => {
+                    let n = self.next_open(at);
+                    if self.pos.seeds[n] > 0 && self.pos.houses >> n & 1 == 0 {
+                        return Ok(Flow::Relay(n));
+                    }
+                }
+                Relay::NextHole => unreachable!("a next-hole relay is not plain"),
             }
-            Relay::NextHole => unreachable!("a next-hole relay is not plain"),
         }
         if dispatch.move_end_counts.passes(self.pos.seeds[at]) {
             if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {

@@ -323,8 +323,9 @@ mod tests {
         assert_eq!(g.landing[north][11][1], NONE); // into North's store
         assert_eq!(g.landing[south][0][12], 11); // 1..5, store, 6..11
         assert_eq!(g.landing[south][0][13], NONE); // back in hole 0
-                                                   // Each round their own row (South's: holes 0 to 5). From a hole off the ring, a lap
-                                                   // enters it at its first hole, and has no landing once it comes round to that hole.
+
+        // Each round their own row (South's: holes 0 to 5). From a hole off the ring, a lap
+        // enters it at its first hole, and has no landing once it comes round to that hole.
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
         let own_row = "extends \"hoyito-i.sow\"\nsowing { ring: own row }\n";
         let g = crate::lang::compile_text("own-row.sow", own_row, &dir)

@@ -74,6 +74,11 @@ pub struct Dispatch {
     pub lap_end_counts: CountTest,
     /// Counts that may satisfy some `move_end` rule (none when there is none).
     pub move_end_counts: CountTest,
+    /// Landing counts a lap may relay from (none without a relay; an emptied landing hole
+    /// never relays from itself): a count outside them ends the relay's test at once.
+    pub relay_counts: CountTest,
+    /// The relay is from the landing hole on its count alone: `relay_counts` decides it.
+    pub relay_by_count: bool,
     /// Every non-empty open hole is a legal move unless feeding applies: single laps (no
     /// endless sowing, no drop cap within reach), no forbidden grand slam, no move filter.
     pub candidates_legal: bool,
@@ -171,6 +176,15 @@ impl Dispatch {
                     )
                     && c.from_move == 1
             });
+        let relay_counts = match &sowing.relay {
+            Relay::Never => CountTest::NONE,
+            Relay::Landing(c) => c.count.and(CountTest::at_least(1)),
+            Relay::NextHole => CountTest::ANY,
+        };
+        let relay_by_count = matches!(&sowing.relay, Relay::Landing(c) if Condition {
+            count: CountTest::ANY,
+            ..*c
+        } == Condition::ALWAYS);
         let ending = &program.ending;
         let ends_after_move = ending.scoring == Scoring::EmptiedWins
             || ending
@@ -208,6 +222,8 @@ impl Dispatch {
             passing_counts: counts(&passing),
             lap_end_counts: counts(&lap_end),
             move_end_counts: counts(&move_end),
+            relay_counts,
+            relay_by_count,
             passing,
             lap_end,
             move_end,
@@ -399,4 +415,43 @@ pub fn reading_gloss(number: u16) -> &'static str {
         .iter()
         .find(|(n, _)| *n == number)
         .map_or("", |(_, text)| text)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::shipped;
+
+    /// The relay's quick test (`Dispatch::relay_counts`): a landing count it refuses never
+    /// relays, and a condition on the count alone is decided by it; a condition on more is
+    /// then looked at whole (`Sower::lap_end`).
+    #[test]
+    fn a_relay_on_the_landing_count_alone_is_decided_by_that_count() {
+        // Hoyito I relays from an occupied hole: 2 seeds or more once the last one is in.
+        let hoyito = shipped("hoyito-i").dispatch;
+        assert!(hoyito.relay_by_count);
+        let relays = |n| hoyito.relay_counts.passes(n);
+        assert!(!relays(0) && !relays(1));
+        assert!(relays(2) && relays(63) && relays(64) && relays(1000));
+        // An emptied landing hole has nothing to lift, whatever the condition says of 0.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        let even = "extends \"hoyito-i.sow\"\nsowing { relay: when count is even }\n";
+        let even = crate::lang::compile_text("even.sow", even, &dir)
+            .expect("hoyito-i relaying from even counts")
+            .dispatch;
+        assert!(even.relay_by_count);
+        let relays = |n| even.relay_counts.passes(n);
+        assert!(!relays(0) && !relays(1) && relays(2) && relays(64) && !relays(65));
+        // Oware sows single laps.
+        let oware = shipped("oware").dispatch;
+        assert!(!oware.relay_by_count);
+        assert!((0..200).all(|n| !oware.relay_counts.passes(n)));
+        // Kay relays from an occupied hole only when the next one is occupied too.
+        let kay = shipped("catalogue/kay").dispatch;
+        assert!(!kay.relay_by_count);
+        assert!(!kay.relay_counts.passes(1) && kay.relay_counts.passes(2));
+        // A next-hole relay does not look at the landing hole: even an emptied one passes.
+        let pallanguzhi = shipped("catalogue/pallanguzhi").dispatch;
+        assert!(!pallanguzhi.relay_by_count);
+        assert!((0..200).all(|n| pallanguzhi.relay_counts.passes(n)));
+    }
 }
