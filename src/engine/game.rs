@@ -665,7 +665,7 @@ impl<'r> Game<'r> {
 
     /// What the interpreter needs to know of move `mv`; `None` if its hole cannot be sown in
     /// the direction it asks.
-    #[inline]
+    #[inline(always)]
     fn context(&self, mv: usize) -> Option<Context> {
         let hole = mv % CLOCKWISE;
         let clockwise = mv >= CLOCKWISE;
