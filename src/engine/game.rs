@@ -1508,7 +1508,8 @@ mod tests {
             assert_eq!(played.position.stores(), [0, 0], "hole {hole}");
             assert_eq!(
                 (sown.laps, sown.drops, sown.captures),
-                (1, u32::from(board[hole]), 0)
+                (1, u32::from(board[hole]), 0),
+                "hole {hole}"
             );
         }
         // The landings are worked out for open holes only: with a closed hole, sow first.
@@ -1521,14 +1522,10 @@ mod tests {
     /// half each; half for one player alone ends it only under `majority: at least half`.
     #[test]
     fn a_majority_is_more_than_half_or_half_each_or_half_where_half_is_enough() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
         let more = crate::lang::shipped("oware");
-        let half = crate::lang::compile_text(
-            "half.sow",
+        let half = crate::lang::beside_shipped(
             "extends \"oware.sow\"\nend { majority: at least half, to owners }\n",
-            &dir,
-        )
-        .expect("oware at half");
+        );
         // South has captured `s` and North `n`; the other 48 − s − n seeds are in South's
         // first hole (South moved last).
         let ended = |rules: &Rules, s: u16, n: u16| {

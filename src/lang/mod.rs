@@ -48,6 +48,14 @@ pub(crate) fn shipped(name: &str) -> Rules {
     compile_path(&path, &[]).expect("shipped variants compile")
 }
 
+/// Variant file `text`, compiled as if it stood in `variants/` (so it may extend a shipped
+/// variant): for unit tests.
+#[cfg(test)]
+pub(crate) fn beside_shipped(text: &str) -> Rules {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    compile_text("test.sow", text, &dir).expect("the test's variant compiles")
+}
+
 /// Reads, parses and compiles a variant file and the files it extends, then applies `settings`
 /// (`("holes", "9")`, ...) over it.
 ///

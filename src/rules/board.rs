@@ -326,11 +326,8 @@ mod tests {
 
         // Each round their own row (South's: holes 0 to 5). From a hole off the ring, a lap
         // enters it at its first hole, and has no landing once it comes round to that hole.
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
         let own_row = "extends \"hoyito-i.sow\"\nsowing { ring: own row }\n";
-        let g = crate::lang::compile_text("own-row.sow", own_row, &dir)
-            .expect("hoyito-i on its own rows")
-            .geometry;
+        let g = crate::lang::beside_shipped(own_row).geometry;
         assert_eq!(g.landing[south][1][4], 5); // 2, 3, 4, 5
         assert_eq!(g.landing[south][1][5], 0); // 2, 3, 4, 5, 0
         assert_eq!(g.landing[south][1][6], NONE); // back in hole 1

@@ -137,11 +137,6 @@ impl Dispatch {
                     && !matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn)
             });
         let candidates_legal = sowing.relay == Relay::Never && legal_if_it_ends;
-        let single_seed_ends = match &sowing.relay {
-            Relay::Never => true,
-            Relay::Landing(c) => !c.count.passes(1),
-            Relay::NextHole => false,
-        };
         let sown_stores = program.board.stores.sown();
         let track_first_lap = sowing.move_filter.is_some()
             || program
@@ -181,10 +176,13 @@ impl Dispatch {
             Relay::Landing(c) => c.count.and(CountTest::at_least(1)),
             Relay::NextHole => CountTest::ANY,
         };
+        // The condition but for its count tests nothing.
         let relay_by_count = matches!(&sowing.relay, Relay::Landing(c) if Condition {
             count: CountTest::ANY,
             ..*c
         } == Condition::ALWAYS);
+        // A lap's single seed, landing in an empty hole, ends the move.
+        let single_seed_ends = !relay_counts.passes(1);
         let ending = &program.ending;
         let ends_after_move = ending.scoring == Scoring::EmptiedWins
             || ending
@@ -433,11 +431,8 @@ mod tests {
         assert!(!relays(0) && !relays(1));
         assert!(relays(2) && relays(63) && relays(64) && relays(1000));
         // An emptied landing hole has nothing to lift, whatever the condition says of 0.
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
         let even = "extends \"hoyito-i.sow\"\nsowing { relay: when count is even }\n";
-        let even = crate::lang::compile_text("even.sow", even, &dir)
-            .expect("hoyito-i relaying from even counts")
-            .dispatch;
+        let even = crate::lang::beside_shipped(even).dispatch;
         assert!(even.relay_by_count);
         let relays = |n| even.relay_counts.passes(n);
         assert!(!relays(0) && !relays(1) && relays(2) && relays(64) && !relays(65));
