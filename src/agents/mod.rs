@@ -23,6 +23,12 @@ pub use mcts::Mcts;
 pub trait Agent: Send {
     /// Plays a move for the player to move; returns what it did.
     fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport;
+
+    /// Whether the agent only ever plays [`Game::play_random`] with its stream: a game between
+    /// two such agents can be played out by the engine alone ([`Game::play_random_out`]).
+    fn plays_at_random(&self) -> bool {
+        false
+    }
 }
 
 /// An agent as named on the command line.
@@ -100,6 +106,10 @@ impl Agent for RandomAgent {
     fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
         game.play_random(rng)
             .expect("agents are only asked to move in games that are not over")
+    }
+
+    fn plays_at_random(&self) -> bool {
+        true
     }
 }
 

@@ -282,7 +282,17 @@ impl Clone for Turn {
 
     fn clone_from(&mut self, source: &Turn) {
         let mut results = std::mem::take(&mut self.results);
-        results.clone_from(&source.results);
+        if results.len() == source.results.len() {
+            // Only the examined moves' results are ever read: the others need not be copied.
+            let mut examined = source.examined;
+            while examined != 0 {
+                let mv = examined.trailing_zeros() as usize;
+                results[mv] = source.results[mv];
+                examined &= examined - 1;
+            }
+        } else {
+            results.clone_from(&source.results);
+        }
         *self = Turn { results, ..*source };
     }
 }
@@ -521,6 +531,28 @@ impl<'r> Game<'r> {
     pub fn play_random<R: rand::Rng>(&mut self, rng: &mut R) -> Option<MoveReport> {
         let mv = self.draw(rng)?;
         Some(self.commit(mv, None))
+    }
+
+    /// Plays uniformly random legal moves to the end of the game, the first `opening` drawn
+    /// from `streams[2]`, then each from the stream of the player to move (`streams[0]` South's,
+    /// `streams[1]` North's); returns the moves played.
+    ///
+    /// Move for move the game that calling [`Game::play_random`] with those streams gives (two
+    /// random agents, each with its stream), in one loop with no report per move.
+    pub fn play_random_out<R: rand::Rng>(&mut self, streams: &mut [R; 3], opening: u32) -> u32 {
+        let mut moves = 0;
+        loop {
+            let stream = if moves < opening {
+                2
+            } else {
+                self.position.to_move.index()
+            };
+            let Some(mv) = self.draw(&mut streams[stream]) else {
+                return moves;
+            };
+            self.commit(mv, None);
+            moves += 1;
+        }
     }
 
     /// Plays uniformly random legal moves to the end of the game; returns the moves played.
@@ -928,6 +960,7 @@ impl<'r> Game<'r> {
     /// Applies a legal move's sown result (from the turn's cache, or, for a move known to be
     /// legal and not tried, sown now), then the end rules, then starts the next turn; `probe`
     /// as in [`Game::start_turn_probing`].
+    #[inline(always)]
     fn commit(&mut self, mv: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
         let mover = self.position.to_move;
         let sown = if self.turn.examined >> mv & 1 == 1 {

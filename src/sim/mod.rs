@@ -129,7 +129,9 @@ pub fn play_match(
 
 /// A game's random streams: South's agent, North's agent, and the random opening.
 fn rngs(seed: u64) -> [rand_chacha::ChaCha8Rng; 3] {
-    [0, 1, 2].map(|stream| seed::agent_rng(seed, stream))
+    // Not `array::map`, which copies the three generators (300 bytes each) about, every game.
+    let stream = |k| seed::agent_rng(seed, k);
+    [stream(0), stream(1), stream(2)]
 }
 
 /// Plays `game` to its end, each agent with its random stream, the first `players.opening` plies
@@ -140,6 +142,11 @@ fn play_out(
     rngs: &mut [rand_chacha::ChaCha8Rng; 3],
     mut recording: Recording<'_>,
 ) {
+    // Two random agents and no move records: the engine plays the same game in one loop.
+    if recording.moves.is_none() && players.agents.iter().all(|a| a.plays_at_random()) {
+        game.play_random_out(rngs, players.opening);
+        return;
+    }
     let mut turn = 0;
     while let Some(side) = game.to_move() {
         let branching = recording

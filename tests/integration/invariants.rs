@@ -1023,6 +1023,34 @@ proptest! {
 proptest! {
     #![proptest_config(game_config())]
 
+    /// `Game::play_random_out`, how a simulation plays two random agents, plays the game that
+    /// `play_random` called move by move with the same streams plays: the opening's moves from
+    /// the third stream, then each player's from their own.
+    #[test]
+    fn playing_random_out_is_playing_random_move_by_move(seed in any::<u64>(), opening in 0u32..12) {
+        for v in variants() {
+            let streams = || [0, 1, 2].map(|k| ChaCha8Rng::seed_from_u64(seed ^ k));
+            let mut by_move = Game::new(&v.rules);
+            let mut own = streams();
+            let mut moves = 0;
+            while let Some(side) = by_move.to_move() {
+                let stream = if moves < opening { 2 } else { side.index() };
+                by_move.play_random(&mut own[stream]);
+                moves += 1;
+            }
+            let mut out = Game::new(&v.rules);
+            let mut theirs = streams();
+            prop_assert_eq!(out.play_random_out(&mut theirs, opening), moves, "{}", v.name);
+            prop_assert_eq!(out.position(), by_move.position(), "{}", v.name);
+            prop_assert_eq!(out.outcome(), by_move.outcome(), "{}", v.name);
+            prop_assert_eq!(out.stats(), by_move.stats(), "{}", v.name);
+            // Each stream was drawn on as often.
+            for (a, b) in theirs.iter_mut().zip(&mut own) {
+                prop_assert_eq!(a.gen::<u64>(), b.gen::<u64>(), "{}", v.name);
+            }
+        }
+    }
+
     /// `Game::random_playout`, the fast path of simulations and MCTS, ends every game with the
     /// same accounting as move-by-move play: seeds conserved, board empty, winner by the stores.
     #[test]
