@@ -13,8 +13,9 @@
 //!   Games/s = moves/s ÷ the moves per game printed when the bench starts.
 //! - `pipeline/VARIANT/sim play, no files`: the same games through `Experiment::play`, unit by
 //!   unit, with no output: agents and records, no CSV, no threads.
-//! - `pipeline/VARIANT/engine play_random`: the same number of games played with
-//!   `Game::play_random` move by move (the call the random agent makes).
+//! - `pipeline/VARIANT/engine play_random_out`: the same number of games played with
+//!   `Game::play_random_out`, the engine's loop that `simulate` runs for two random agents
+//!   (moves drawn as `Game::play_random` draws them, one stream per player).
 //! - `pipeline/VARIANT/engine random_playout`: the same number of games with
 //!   `Game::random_playout`, the engine's fastest random play (`benches/engine.rs` measures
 //!   it too, as `random moves/VARIANT`).
@@ -140,20 +141,18 @@ fn playouts(rules: &Rules, games: u64) -> u64 {
         .sum()
 }
 
-/// `games` random games with `Game::play_random`, move by move, from one seeded stream, in one
-/// reused game as above.
-fn play_randoms(rules: &Rules, games: u64) -> u64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+/// `games` random games with `Game::play_random_out`, from three seeded streams (South's,
+/// North's, the unused opening's), in one reused game as above.
+fn play_random_outs(rules: &Rules, games: u64) -> u64 {
+    let mut streams = [0, 1, 2].map(|k| ChaCha8Rng::seed_from_u64(SEED + k));
     let start = Game::new(rules);
     let mut game = start.clone();
-    let mut moves = 0;
-    for _ in 0..games {
-        game.clone_from(&start);
-        while game.play_random(&mut rng).is_some() {
-            moves += 1;
-        }
-    }
-    moves
+    (0..games)
+        .map(|_| {
+            game.clone_from(&start);
+            u64::from(game.play_random_out(&mut streams, 0))
+        })
+        .sum()
 }
 
 fn pipeline(c: &mut Criterion) {
@@ -166,10 +165,11 @@ fn pipeline(c: &mut Criterion) {
         let games = experiment.units();
         let rules = &experiment.variants[0].1;
         let moves = experiment_moves(&experiment);
-        let (playout_moves, random_moves) = (playouts(rules, games), play_randoms(rules, games));
+        let (playout_moves, random_moves) =
+            (playouts(rules, games), play_random_outs(rules, games));
         eprintln!(
             "pipeline/{}: {games} games per iteration; simulate {moves} moves ({:.1} per game), \
-             random_playout {playout_moves}, play_random {random_moves}",
+             random_playout {playout_moves}, play_random_out {random_moves}",
             name.trim_end_matches(".sow"),
             moves as f64 / games as f64
         );
@@ -193,8 +193,8 @@ fn pipeline(c: &mut Criterion) {
             b.iter(|| experiment_moves(&experiment))
         });
         group.throughput(Throughput::Elements(random_moves));
-        group.bench_function("engine play_random", |b| {
-            b.iter(|| play_randoms(rules, games))
+        group.bench_function("engine play_random_out", |b| {
+            b.iter(|| play_random_outs(rules, games))
         });
         group.throughput(Throughput::Elements(playout_moves));
         group.bench_function("engine random_playout", |b| {
