@@ -37,14 +37,23 @@ fn main() {
             std::process::exit(1);
         }
     };
+    time_engine(&rules, moves, fresh);
+}
+
+/// The engine's timed loop. Each timed loop is a function of its own, kept out of `main` and
+/// of each other, so that every program is optimised alone, as criterion's closures are in
+/// `benches/engine.rs`: sharing `main`'s inlining budget cost Hoyito I's reference 37
+/// instructions a move (its sowing and its draw were left calls of their own).
+#[inline(never)]
+fn time_engine(rules: &sowlab::rules::Rules, moves: u64, fresh: bool) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let start = Game::new(&rules);
+    let start = Game::new(rules);
     let mut game = start.clone();
     let (mut played, mut games) = (0u64, 0u64);
     let clock = std::time::Instant::now();
     while played < moves {
         if fresh {
-            game = Game::new(&rules);
+            game = Game::new(rules);
         } else {
             game.clone_from(&start);
         }
@@ -67,18 +76,29 @@ fn hand_written(path: &str, moves: u64) {
     let name = std::path::Path::new(path)
         .file_stem()
         .and_then(|s| s.to_str());
+    match name {
+        Some("hoyito-i") => time_reference(moves, |state| {
+            reference::hoyito_i::Game::new(6).random_playout(state)
+        }),
+        Some("oware") => time_reference(moves, |state| {
+            reference::oware::Game::new(6).random_playout(state)
+        }),
+        _ => {
+            eprintln!("no hand-written implementation of {path}: hoyito-i or oware");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// A reference's timed loop (see [`time_engine`]): `playout` from generator state 7 until
+/// `moves` moves are played.
+#[inline(never)]
+fn time_reference(moves: u64, playout: impl Fn(&mut u64) -> u32) {
     let mut state = 7u64;
     let (mut played, mut games) = (0u64, 0u64);
     let clock = std::time::Instant::now();
     while played < moves {
-        played += u64::from(match name {
-            Some("hoyito-i") => reference::hoyito_i::Game::new(6).random_playout(&mut state),
-            Some("oware") => reference::oware::Game::new(6).random_playout(&mut state),
-            _ => {
-                eprintln!("no hand-written implementation of {path}: hoyito-i or oware");
-                std::process::exit(2);
-            }
-        });
+        played += u64::from(playout(&mut state));
         games += 1;
     }
     report(played, games, clock);

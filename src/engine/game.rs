@@ -562,9 +562,6 @@ impl<'r> Game<'r> {
     /// move for move: here the draw for the next turn also serves as the check that the next
     /// player can move, which saves sowing a hole per move (the playout loop of simulations
     /// and MCTS).
-    // Forced inline: with the sowing inlined into it, it outgrew the inliner's budget, and as a
-    // call of its own it cost the playout loop 13 to 23 instructions a move.
-    #[inline(always)]
     pub fn random_playout<R: rand::Rng>(&mut self, rng: &mut R) -> u32 {
         let mut moves = 0;
         while let Some(mv) = self.turn.drawn.take().or_else(|| self.draw(rng)) {
