@@ -23,7 +23,7 @@ fn main() {
         positional.next(),
         positional.next().and_then(|m| m.parse().ok()),
     ) else {
-        eprintln!("usage: playouts VARIANT.sow MOVES [--fresh]");
+        eprintln!("usage: playouts VARIANT.sow MOVES [--fresh | --reference]");
         std::process::exit(2);
     };
     let fresh = args.iter().any(|a| a == "--fresh");
