@@ -43,7 +43,10 @@ fn main() {
 /// The engine's timed loop. Each timed loop is a function of its own, kept out of `main` and
 /// of each other, so that every program is optimised alone, as criterion's closures are in
 /// `benches/engine.rs`: sharing `main`'s inlining budget cost Hoyito I's reference 37
-/// instructions a move (its sowing and its draw were left calls of their own).
+/// instructions a move (its sowing and its draw were left calls of their own). The two loops
+/// are not one generic loop with a closure per program: that measured the engine 7 to 16
+/// instructions a move dearer (`random_playout` inlined into it), and the figures of
+/// `docs/speed.md` run K are this loop's.
 #[inline(never)]
 fn time_engine(rules: &sowlab::rules::Rules, moves: u64, fresh: bool) {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
