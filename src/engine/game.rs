@@ -12,7 +12,7 @@ use crate::rules::{
 };
 
 use super::event::{Event, EventSink};
-use super::position::Position;
+use super::position::{Position, Scan};
 use super::sow::{sow, Context, Refusal, Sown};
 
 /// Added to a hole, a move that sows it clockwise, where the mover chooses the direction.
@@ -1016,9 +1016,9 @@ impl<'r> Game<'r> {
             self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
             return report;
         }
-        let occupied = self.position.occupied();
+        let scan = self.position.scan();
         let ended = if self.rules.dispatch.ends_after_move {
-            self.end_after_move(mover, occupied)
+            self.end_after_move(mover, scan.occupied)
         } else {
             None
         };
@@ -1032,7 +1032,7 @@ impl<'r> Game<'r> {
         } else {
             mover.other()
         };
-        self.start_turn_probing(next, occupied, probe);
+        self.start_turn_probing(next, scan, probe);
         report.passes = self.stats.passes - passes;
         report
     }
@@ -1119,22 +1119,22 @@ impl<'r> Game<'r> {
 
     /// Hands the turn to `side` (see [`Game::start_turn_probing`]).
     fn start_turn(&mut self, side: Side) {
-        self.start_turn_probing(side, self.position.occupied(), None);
+        self.start_turn_probing(side, self.position.scan(), None);
     }
 
     /// Hands the turn to `side`, resolving passes, then applies repetition and the cap. Whether
     /// a player can move is found by sowing their holes in order, or, with `probe`, by drawing
-    /// them at random and keeping the first legal one for [`Game::random_playout`]. `occupied`
-    /// is the position's [`Position::occupied`], found once for the end rules and the turn.
+    /// them at random and keeping the first legal one for [`Game::random_playout`]. `scan` is
+    /// the position's [`Position::scan`], made once for the end rules, the turn and the history.
     fn start_turn_probing(
         &mut self,
         mut side: Side,
-        occupied: u64,
+        scan: Scan,
         mut probe: Option<&mut dyn rand::RngCore>,
     ) {
         let rules = self.rules;
         for tried in 0..2 {
-            self.open_turn(side, occupied);
+            self.open_turn(side, scan.occupied);
             let can_move = match probe.as_deref_mut() {
                 Some(rng) => {
                     self.turn.drawn = self.draw(rng);
@@ -1189,7 +1189,8 @@ impl<'r> Game<'r> {
             }
         }
         let ending = &rules.program.ending;
-        if self.history.record(&self.position) >= usize::from(ending.repetition) {
+        let key = scan.key(self.position.to_move);
+        if self.history.record(&self.position, key) >= usize::from(ending.repetition) {
             return self.finish(EndReason::Repetition, ending.repetition_award, 0, None);
         }
         if self.stats.moves >= ending.move_cap {
@@ -1316,8 +1317,7 @@ fn nth_bit(mut mask: u64, n: u32) -> usize {
 /// (R10): captured totals never go down, so no earlier position can occur again.
 #[derive(Default)]
 struct History {
-    /// The positions, each with its [`Position::counts_key`] (left at 0 while a stretch holds a
-    /// single position).
+    /// The positions, each with its key ([`Scan::key`]).
     positions: Vec<(u64, Position)>,
     /// The captured totals of every position of the stretch (any value while it is empty): one
     /// comparison tells a stretch's end.
@@ -1359,27 +1359,25 @@ impl History {
         self.keys.clear();
     }
 
-    /// Records `position` and returns how many times it has now occurred.
-    fn record(&mut self, position: &Position) -> usize {
+    /// Records `position`, of key `key` ([`Scan::key`]), and returns how many times it has now
+    /// occurred.
+    fn record(&mut self, position: &Position, key: u64) -> usize {
         let stores = position.stores();
         if stores != self.stores {
             self.clear();
             self.stores = stores;
         }
-        // A stretch's first position is new. Many stretches end there (in Kalah most moves sow
-        // into a store), so its key and the filter wait for a second position.
-        if self.positions.is_empty() {
-            self.positions.push((0, *position));
-            return 1;
-        }
-        if self.positions.len() == 1 {
-            self.seen = [0; 32];
-            let first = &mut self.positions[0];
-            first.0 = first.1.counts_key();
-            mark(&mut self.seen, first.0);
-        }
-        let key = position.counts_key();
         self.positions.push((key, *position));
+        // A stretch's first position is new. Many stretches end there (in Kalah most moves sow
+        // into a store), so the filter waits for a second position.
+        match self.positions.len() {
+            1 => return 1,
+            2 => {
+                self.seen = [0; 32];
+                mark(&mut self.seen, self.positions[0].0);
+            }
+            _ => {}
+        }
         let count = || {
             self.positions
                 .iter()
@@ -1452,22 +1450,23 @@ mod tests {
         let start = Position::initial(&rules);
         let mut locked = start;
         locked.locked = 1;
-        assert_eq!(start.counts_key(), locked.counts_key());
+        let key = |p: &Position| p.scan().key(p.to_move);
+        assert_eq!(key(&start), key(&locked));
         let mut history = History::default();
-        assert_eq!(history.record(&start), 1);
-        assert_eq!(history.record(&locked), 1);
-        assert_eq!(history.record(&start), 2);
+        assert_eq!(history.record(&start, key(&start)), 1);
+        assert_eq!(history.record(&locked, key(&locked)), 1);
+        assert_eq!(history.record(&start, key(&start)), 2);
         for n in 0..2 * INDEX_FROM as u16 {
             let mut other = start;
             other.seeds[0] = 100 + n;
-            assert_eq!(history.record(&other), 1);
+            assert_eq!(history.record(&other, key(&other)), 1);
         }
-        assert_eq!(history.record(&locked), 2);
-        assert_eq!(history.record(&start), 3);
+        assert_eq!(history.record(&locked, key(&locked)), 2);
+        assert_eq!(history.record(&start, key(&start)), 3);
         let mut captured = start;
         captured.seeds[rules.holes()] = 4;
-        assert_eq!(history.record(&captured), 1);
-        assert_eq!(history.record(&start), 1);
+        assert_eq!(history.record(&captured, key(&captured)), 1);
+        assert_eq!(history.record(&start, key(&start)), 1);
     }
 
     /// A move known to be legal unsown (every move of a sure turn; a lap landing on an empty

@@ -30,6 +30,26 @@ pub struct Position {
     pub(crate) total: u16,
 }
 
+/// What one pass over a position's counts finds ([`Position::scan`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Scan {
+    /// The holes holding seeds ([`Position::occupied`]).
+    pub occupied: u64,
+    /// A hash of the counts (the last word read may take in the stores).
+    counts: u64,
+}
+
+impl Scan {
+    /// The repetition history's key of the position scanned, `to_move` to move: a cheaper key
+    /// than the fingerprint, of the counts and the player to move alone. The positions it
+    /// compares have the same stores, and positions with equal keys are compared whole.
+    #[inline(always)]
+    pub(crate) fn key(self, to_move: Side) -> u64 {
+        // The product's high bits are its best mixed: fold them into the low ones as well.
+        self.counts ^ self.counts >> 29 ^ (to_move as u64) << 63
+    }
+}
+
 /// Why a board given by hand does not fit the rules.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
@@ -250,18 +270,30 @@ impl Position {
     /// side's holes.
     #[inline(always)]
     pub(crate) fn occupied(&self) -> u64 {
+        self.scan().occupied
+    }
+
+    /// One pass over the counts, for what a move's end needs of them: the holes holding seeds
+    /// and the hash of the repetition history's key. A caller that uses only one of them does
+    /// not pay for the other (the compiler drops it).
+    #[inline(always)]
+    pub(crate) fn scan(&self) -> Scan {
         // Four counts at once, with no branch per hole: adding 0x7fff to a count's low 15
         // bits carries into its top bit unless they are all zero. The product gathers the
         // four top bits (15, 31, 47, 63) into bits 60 to 63 without carries.
         const LOW: u64 = 0x7fff_7fff_7fff_7fff;
         const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
-        let mut found = 0;
+        let mut scan = Scan {
+            occupied: 0,
+            counts: 0,
+        };
         for i in 0..self.words() {
             let word = self.word(i);
             let tops = (((word & LOW) + LOW) | word) & !LOW;
-            found |= tops.wrapping_mul(GATHER) >> 60 << (4 * i);
+            scan.occupied |= tops.wrapping_mul(GATHER) >> 60 << (4 * i);
+            scan.counts = (scan.counts ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
-        found
+        scan
     }
 
     /// How many words of four counts cover the board (the last may take in the stores).
@@ -292,19 +324,6 @@ impl Position {
     #[inline]
     pub(crate) fn playable(&self, side: Side) -> u64 {
         self.owned(side) & !self.closed & !self.houses & !self.locked
-    }
-
-    /// A cheaper key than the fingerprint, of the counts and the player to move alone, for the
-    /// repetition history: the positions it compares have the same stores, and positions with
-    /// equal keys are compared whole.
-    #[inline]
-    pub(crate) fn counts_key(&self) -> u64 {
-        let mut h = self.to_move as u64;
-        for i in 0..self.words() {
-            h = (h ^ self.word(i)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-        // The product's high bits are its best mixed: fold them into the low ones as well.
-        h ^ h >> 29
     }
 
     /// A cheap 64-bit fingerprint of the whole position, for the search's transposition table.
