@@ -438,10 +438,9 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     fn lap_end(&mut self, at: usize) -> Result<Flow, Refusal> {
         let rules = self.rules;
         let dispatch = &rules.dispatch;
-        self.sink.event(Event::Land {
-            at,
-            count: self.pos.seeds[at],
-        });
+        // The landing hole's count, read again after what may change it.
+        let mut count = self.pos.seeds[at];
+        self.sink.event(Event::Land { at, count });
         let g = &rules.geometry;
         if at >= g.holes {
             if at == g.store(self.mover) && rules.program.sowing.store_extra_turn {
@@ -452,18 +451,20 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         if F::RICH && dispatch.houses && self.pos.houses >> at & 1 == 1 {
             return Ok(self.raid(at));
         }
-        if dispatch.lap_end_counts.passes(self.pos.seeds[at]) {
+        if dispatch.lap_end_counts.passes(count) {
             match self.captures(&dispatch.lap_end, at, 0)? {
                 Some(Flow::Go) | None => {}
                 Some(flow) => return Ok(flow),
             }
+            count = self.pos.seeds[at];
         }
         if F::RICH && dispatch.houses {
             if let Some(flow) = self.houses(Trigger::LapEnd, at) {
                 return Ok(flow);
             }
+            count = self.pos.seeds[at];
         }
-        if dispatch.relay_counts.passes(self.pos.seeds[at]) {
+        if dispatch.relay_counts.passes(count) {
             if dispatch.relay_by_count {
                 return Ok(Flow::Relay(at));
             }
@@ -483,7 +484,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 Relay::NextHole => unreachable!("a next-hole relay is not plain"),
             }
         }
-        if dispatch.move_end_counts.passes(self.pos.seeds[at]) {
+        if dispatch.move_end_counts.passes(count) {
             if let Some(flow) = self.captures(&dispatch.move_end, at, 0)? {
                 return Ok(flow);
             }
