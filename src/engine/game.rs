@@ -808,11 +808,11 @@ impl<'r> Game<'r> {
         turn.candidates = candidates;
         turn.examined = 0;
         turn.legal = 0;
-        let starved = self.position.row_empty_of(side.other(), occupied);
-        turn.must_feed = rules
-            .program
-            .feeding
-            .is_some_and(|f| f.duty == FeedDuty::Always || starved);
+        // The opponent's row is looked at only where a feeding rule asks.
+        let position = &self.position;
+        turn.must_feed = rules.program.feeding.is_some_and(|f| {
+            f.duty == FeedDuty::Always || position.row_empty_of(side.other(), occupied)
+        });
         turn.sure = rules.dispatch.candidates_legal && !turn.must_feed;
         turn.not_feeding = 0;
         turn.drawn = None;
