@@ -626,7 +626,7 @@ impl<'r> Game<'r> {
             &mut sown,
         )
         .map_err(|reason| PlayError { hole: mv, reason })?;
-        if let Some((side, seeds)) = sown.last_seeds {
+        if let (Some(side), Some(seeds)) = (sown.last_capturer, sown.last_seeds) {
             let on_board: u32 = position.board_seeds();
             sink.event(Event::LastSeeds {
                 to: self.last_seeds_recipient(side),
@@ -1006,7 +1006,7 @@ impl<'r> Game<'r> {
             self.stats.extra_turns += 1;
         }
         self.capture_turn = sown.extra_turn && sown.capture_turn;
-        if let Some((_, hand)) = sown.last_seeds {
+        if let Some(hand) = sown.last_seeds {
             let award = self.last_seeds_award();
             self.finish(EndReason::LastSeeds, award, hand, None);
             return report;

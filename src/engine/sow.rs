@@ -80,9 +80,10 @@ pub(crate) struct Sown {
     pub fed_first_lap: bool,
     /// Where the first lap ended, and the count there then (when a move filter needs it).
     pub first_landing: (u8, u16),
-    /// The last-seeds rule fired mid-move: the capturer, and the seeds still in hand (off the
-    /// board until the game awards them).
-    pub last_seeds: Option<(Side, u16)>,
+    /// The last-seeds rule fired mid-move, after a capture by `last_capturer`: the seeds still
+    /// in hand (off the board until the game awards them). Not a pair with the capturer, so
+    /// that a `Sown` with nothing to tell is mostly zeros, cheap to start every sowing with.
+    pub last_seeds: Option<u16>,
     /// Never ends, and the rules let it be chosen to end the game (R11 alternative).
     pub endless: bool,
     /// Cut short at the drop cap (`endless moves: stop at cap`).
@@ -865,7 +866,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         if in_play > u32::from(rule.at_most) {
             return false;
         }
-        self.out.last_seeds = self.out.last_capturer.map(|side| (side, hand));
+        self.out.last_seeds = self.out.last_capturer.map(|_| hand);
         true
     }
 }
