@@ -185,8 +185,6 @@ fn sow_with<S: EventSink, F: Families>(
         families: std::marker::PhantomData,
         rules,
         next: &tables[ctx.direction.index()][mover.index()],
-        d: ctx.direction.index(),
-        mover,
         ctx,
         pos,
         sink,
@@ -202,14 +200,21 @@ struct Sower<'a, S, F> {
     sink: &'a mut S,
     /// Where each seed goes after each position, for this mover and direction.
     next: &'a [u8; MAX_POSITIONS],
-    /// The direction's index in the geometry tables.
-    d: usize,
-    mover: Side,
     ctx: Context,
     out: &'a mut Sown,
 }
 
 impl<S: EventSink, F: Families> Sower<'_, S, F> {
+    /// The direction's index in the geometry tables.
+    fn d(&self) -> usize {
+        self.ctx.direction.index()
+    }
+
+    /// The player sowing.
+    fn mover(&self) -> Side {
+        self.pos.to_move
+    }
+
     #[inline(always)]
     fn sow(&mut self, hole: usize) -> Result<(), Refusal> {
         let rules = self.rules;
@@ -217,7 +222,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let dispatch = &rules.dispatch;
         let stop_at_cap = rules.program.ending.endless == Endless::StopAtCap;
         let watch = dispatch.watch_drops;
-        let opponent = self.pos.owned(self.mover.other());
+        let opponent = self.pos.owned(self.mover().other());
         // The positions a lap may visit, so that skipping never leaves nowhere to sow.
         let ring = rules.geometry.ring;
 
@@ -357,7 +362,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 return Ok(false);
             }
             // The opponent's seed frees a hole its owner had locked by playing it.
-            if self.pos.locked >> at & 1 == 1 && self.pos.owner(at) != self.mover {
+            if self.pos.locked >> at & 1 == 1 && self.pos.owner(at) != self.mover() {
                 self.pos.locked &= !(1 << at);
             }
         }
@@ -378,21 +383,21 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     /// some more, where the rules say so; the move ends, or the mover plays again.
     fn raid(&mut self, at: usize) -> Flow {
         let raid = self.rules.program.houses.first().and_then(|h| h.raid);
-        let Some(raid) = raid.filter(|_| self.pos.owner(at) != self.mover) else {
+        let Some(raid) = raid.filter(|_| self.pos.owner(at) != self.mover()) else {
             return Flow::Over;
         };
         let seeds = self.pos.seeds[at].min(1 + raid.more);
         if seeds > 0 {
-            let store = self.rules.geometry.store(self.mover);
+            let store = self.rules.geometry.store(self.mover());
             self.pos.seeds[at] -= seeds;
             self.pos.seeds[store] += seeds;
             self.out.captures += 1;
             self.out.captured += u32::from(seeds);
-            self.out.last_capturer = Some(self.mover);
+            self.out.last_capturer = Some(self.mover());
             self.sink.event(Event::Raid {
                 hole: at,
                 seeds,
-                to: self.mover,
+                to: self.mover(),
             });
         }
         if raid.extra_turn {
@@ -444,7 +449,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         self.sink.event(Event::Land { at, count });
         let g = &rules.geometry;
         if at >= g.holes {
-            if at == g.store(self.mover) && rules.program.sowing.store_extra_turn {
+            if at == g.store(self.mover()) && rules.program.sowing.store_extra_turn {
                 self.extra_turn(false);
             }
             return Ok(Flow::Over);
@@ -606,11 +611,11 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 }
             };
             match chain.way {
-                ChainWay::Backward => run(&g.preceding[self.d], &mut taken),
-                ChainWay::Forward => run(&g.following[self.d], &mut taken),
+                ChainWay::Backward => run(&g.preceding[self.d()], &mut taken),
+                ChainWay::Forward => run(&g.following[self.d()], &mut taken),
                 ChainWay::Both => {
-                    run(&g.preceding[self.d], &mut taken);
-                    run(&g.following[self.d], &mut taken);
+                    run(&g.preceding[self.d()], &mut taken);
+                    run(&g.following[self.d()], &mut taken);
                 }
                 ChainWay::AcrossEmpty => {
                     // Over an empty hole to the occupied one after it, again and again.
@@ -634,10 +639,10 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             if matches!(chain.way, ChainWay::Forward | ChainWay::Both) {
                 // The furthest hole taken along the sowing direction.
                 let mut p = first;
-                while taken >> usize::from(g.following[self.d][p]) & 1 == 1
-                    && usize::from(g.following[self.d][p]) != first
+                while taken >> usize::from(g.following[self.d()][p]) & 1 == 1
+                    && usize::from(g.following[self.d()][p]) != first
                 {
-                    p = usize::from(g.following[self.d][p]);
+                    p = usize::from(g.following[self.d()][p]);
                 }
                 last = p;
             }
@@ -658,7 +663,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         };
         let mut taken = 1u64 << first;
         if let Some(chain) = &rule.target.chain {
-            let step = &g.preceding[self.d];
+            let step = &g.preceding[self.d()];
             let mut p = usize::from(step[first]);
             while p != first && self.holds(&chain.condition, p) {
                 taken |= 1 << p;
@@ -691,7 +696,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             return Ok(None);
         }
         if rule.grand_slam != GrandSlam::Captures {
-            let theirs = self.pos.owned(self.mover.other());
+            let theirs = self.pos.owned(self.mover().other());
             let on_their_side = self.pos.sum(theirs);
             if on_their_side > 0 && self.pos.sum(taken & theirs) == on_their_side {
                 self.sink.event(Event::GrandSlam { rule: index });
@@ -706,9 +711,9 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                     GrandSlam::CapturesOpponentTakesRest => self.out.grand_slam_ends = true,
                     GrandSlam::AllButFirstHole | GrandSlam::AllButLastHole => {
                         let ends = if rule.grand_slam == GrandSlam::AllButFirstHole {
-                            g.first_holes[self.d]
+                            g.first_holes[self.d()]
                         } else {
-                            g.last_holes[self.d]
+                            g.last_holes[self.d()]
                         };
                         taken &= !(ends & theirs);
                         seeds = self.pos.sum(taken) as u16 + capturing_seed;
@@ -717,7 +722,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             }
         }
         let to = match rule.recipient {
-            Recipient::Mover => self.mover,
+            Recipient::Mover => self.mover(),
             Recipient::Owner => self.pos.owner(first),
         };
         let store = g.store(to);
@@ -759,7 +764,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                 continue;
             }
             let owner = match rule.owner {
-                Recipient::Mover => self.mover,
+                Recipient::Mover => self.mover(),
                 Recipient::Owner => self.pos.owner(at),
             };
             let theirs = self.pos.houses & self.pos.owned(owner);
@@ -803,8 +808,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     /// row to the first hole of the opponent's.
     fn across(&self, at: usize) -> usize {
         let g = &self.rules.geometry;
-        let theirs = self.pos.owned(self.mover.other());
-        let first = g.first_holes[self.d] & theirs;
+        let theirs = self.pos.owned(self.mover().other());
+        let first = g.first_holes[self.d()] & theirs;
         if at < g.holes && theirs >> at & 1 == 0 && first != 0 {
             first.trailing_zeros() as usize
         } else {
@@ -815,7 +820,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     /// The hole after `h` in the direction of sowing, closed holes passed over.
     #[inline]
     fn next_open(&self, h: usize) -> usize {
-        let following = &self.rules.geometry.following[self.d];
+        let following = &self.rules.geometry.following[self.d()];
         let mut p = usize::from(following[h]);
         while self.pos.closed >> p & 1 == 1 && p != h {
             p = usize::from(following[p]);
@@ -833,16 +838,16 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let plain = condition.count.passes(count)
             && match condition.side {
                 SideTest::Any => true,
-                SideTest::Own => pos.owner(hole) == self.mover,
-                SideTest::Opponent => pos.owner(hole) != self.mover,
+                SideTest::Own => pos.owner(hole) == self.mover(),
+                SideTest::Opponent => pos.owner(hole) != self.mover(),
             }
             && (condition.opposite.is_any() || condition.opposite.passes(across()));
         if !F::RICH || !plain {
             return plain;
         }
         let place = condition.place;
-        let first = g.first_holes[self.d] >> hole & 1 == 1;
-        let last = g.last_holes[self.d] >> hole & 1 == 1;
+        let first = g.first_holes[self.d()] >> hole & 1 == 1;
+        let last = g.last_holes[self.d()] >> hole & 1 == 1;
         let placed = place == PlaceTest::ANY
             || (first && place.first)
             || (last && place.last)
