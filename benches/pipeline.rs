@@ -103,6 +103,7 @@ fn simulate(experiment: &Experiment, info: &RunInfo, pool: &rayon::ThreadPool, d
         info,
         units: 0..experiment.units(),
         date: sowlab::made::today(),
+        checkpoint_every: output::CHECKPOINT_EVERY,
     };
     let stop = AtomicBool::new(false);
     let finish = pool

@@ -357,6 +357,8 @@ fn write_run(
         info,
         units: 0..experiment.units(),
         date: "2026-12-01".into(),
+        // A checkpoint after every batch: every step of writing is tried.
+        checkpoint_every: std::time::Duration::ZERO,
     };
     let never = AtomicBool::new(false);
     let mut out = OutDir::open(dir, Kind::Run)?;

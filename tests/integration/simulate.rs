@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use predicates::prelude::*;
 use sowlab::agents::AgentSpec;
@@ -131,11 +132,26 @@ fn write(
     stop: &AtomicBool,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<Finish, output::OutputError> {
+    let every = output::CHECKPOINT_EVERY;
+    write_every(experiment, info, dir, resume, stop, progress, every)
+}
+
+/// [`write`], with checkpoints `checkpoint_every` apart.
+fn write_every(
+    experiment: &Experiment,
+    info: &RunInfo,
+    dir: &Path,
+    resume: bool,
+    stop: &AtomicBool,
+    progress: impl Fn(u64, u64) + Sync,
+    checkpoint_every: Duration,
+) -> Result<Finish, output::OutputError> {
     let job = Job {
         experiment,
         info,
         units: 0..experiment.units(),
         date: "2026-12-01".into(),
+        checkpoint_every,
     };
     let mut dir = OutDir::open(dir, Kind::Run)?;
     let finish = output::run(&job, &mut dir, resume, stop, progress)?;
@@ -186,6 +202,45 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     assert_eq!(untimed(finish), untimed(complete));
     same_files(&whole, &broken);
     assert!(!broken.join("checkpoint.json").exists());
+}
+
+#[test]
+fn an_interrupted_run_checkpoints_the_batches_written_since_its_last_checkpoint() {
+    let (experiment, info) = experiment();
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, broken) = (dir.path().join("whole"), dir.path().join("broken"));
+    let never = AtomicBool::new(false);
+    let complete = write(&experiment, &info, &whole, false, &never, |_, _| {}).unwrap();
+    // An hour between checkpoints: only the first batch's is written while playing, and the
+    // stop after the second batch (or third, already played) writes the rest.
+    let stop = AtomicBool::new(false);
+    let hour = Duration::from_secs(3600);
+    let finish = write_every(
+        &experiment,
+        &info,
+        &broken,
+        false,
+        &stop,
+        |done, _| {
+            if done > 1024 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        hour,
+    )
+    .unwrap();
+    let Finish::Interrupted { done } = finish else {
+        panic!("not interrupted: {finish:?}")
+    };
+    assert!(done > 1024 && done < experiment.units(), "{done}");
+    let text = std::fs::read_to_string(broken.join("checkpoint.json")).unwrap();
+    let checkpoint: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(checkpoint["next"], done, "{text}");
+    let partial = std::fs::metadata(broken.join("games.csv.partial")).unwrap();
+    assert_eq!(checkpoint["games_bytes"], partial.len(), "{text}");
+    let finish = write_every(&experiment, &info, &broken, true, &never, |_, _| {}, hour).unwrap();
+    assert_eq!(untimed(finish), untimed(complete));
+    same_files(&whole, &broken);
 }
 
 #[test]

@@ -164,6 +164,7 @@ pub fn execute(
         info: &info,
         units,
         date: made::today(),
+        checkpoint_every: output::CHECKPOINT_EVERY,
     };
     let finish = pool.install(|| {
         output::run(&job, dir, resume, stop, |done, total| {
