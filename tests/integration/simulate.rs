@@ -123,21 +123,12 @@ fn experiment() -> (Experiment, RunInfo) {
     (experiment, info)
 }
 
-/// Runs all of `experiment` into `dir` (opened as a run directory), as `simulate` does.
-fn write(
-    experiment: &Experiment,
-    info: &RunInfo,
-    dir: &Path,
-    resume: bool,
-    stop: &AtomicBool,
-    progress: impl Fn(u64, u64) + Sync,
-) -> Result<Finish, output::OutputError> {
-    let every = output::CHECKPOINT_EVERY;
-    write_every(experiment, info, dir, resume, stop, progress, every)
-}
+/// `simulate`'s time between checkpoints.
+const EVERY: Duration = output::CHECKPOINT_EVERY;
 
-/// [`write`], with checkpoints `checkpoint_every` apart.
-fn write_every(
+/// Runs all of `experiment` into `dir` (opened as a run directory), as `simulate` does, with
+/// checkpoints `checkpoint_every` apart.
+fn write(
     experiment: &Experiment,
     info: &RunInfo,
     dir: &Path,
@@ -161,22 +152,42 @@ fn write_every(
 
 /// Runs the whole experiment into `dir` but stops it after its first batch, as Ctrl-C does.
 fn interrupted(experiment: &Experiment, info: &RunInfo, dir: &Path) -> Finish {
+    interrupted_after(experiment, info, dir, 0, EVERY)
+}
+
+/// Runs the whole experiment into `dir`, with checkpoints `every` apart, but stops it after
+/// the batch that takes it past `units` units.
+fn interrupted_after(
+    experiment: &Experiment,
+    info: &RunInfo,
+    dir: &Path,
+    units: u64,
+    every: Duration,
+) -> Finish {
     let stop = AtomicBool::new(false);
-    write(experiment, info, dir, false, &stop, |done, _| {
-        if done > 0 {
+    let progress = |done, _| {
+        if done > units {
             stop.store(true, Ordering::Relaxed);
         }
-    })
-    .unwrap()
+    };
+    write(experiment, info, dir, false, &stop, progress, every).unwrap()
+}
+
+/// The experiment, and its run written whole into `dir/whole`.
+fn whole_run(dir: &Path) -> (Experiment, RunInfo, Finish) {
+    let (experiment, info) = experiment();
+    let never = AtomicBool::new(false);
+    let whole = dir.join("whole");
+    let complete = write(&experiment, &info, &whole, false, &never, |_, _| {}, EVERY).unwrap();
+    (experiment, info, complete)
 }
 
 #[test]
 fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
-    let (experiment, info) = experiment();
     let dir = tempfile::tempdir().unwrap();
+    let (experiment, info, complete) = whole_run(dir.path());
     let (whole, broken) = (dir.path().join("whole"), dir.path().join("broken"));
     let never = AtomicBool::new(false);
-    let complete = write(&experiment, &info, &whole, false, &never, |_, _| {}).unwrap();
     assert!(matches!(complete, Finish::Complete { units, .. } if units == experiment.units()));
 
     // Stop after the first batch, as Ctrl-C does.
@@ -195,10 +206,10 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
     std::fs::write(&partial, torn).unwrap();
     // Without --resume the directory is refused, and left alone.
     assert!(matches!(
-        write(&experiment, &info, &broken, false, &never, |_, _| {}),
+        write(&experiment, &info, &broken, false, &never, |_, _| {}, EVERY),
         Err(output::OutputError::Unfinished(_))
     ));
-    let finish = write(&experiment, &info, &broken, true, &never, |_, _| {}).unwrap();
+    let finish = write(&experiment, &info, &broken, true, &never, |_, _| {}, EVERY).unwrap();
     assert_eq!(untimed(finish), untimed(complete));
     same_files(&whole, &broken);
     assert!(!broken.join("checkpoint.json").exists());
@@ -206,29 +217,13 @@ fn an_interrupted_run_resumes_to_the_same_files_as_a_whole_run() {
 
 #[test]
 fn an_interrupted_run_checkpoints_the_batches_written_since_its_last_checkpoint() {
-    let (experiment, info) = experiment();
     let dir = tempfile::tempdir().unwrap();
-    let (whole, broken) = (dir.path().join("whole"), dir.path().join("broken"));
-    let never = AtomicBool::new(false);
-    let complete = write(&experiment, &info, &whole, false, &never, |_, _| {}).unwrap();
+    let (experiment, info, complete) = whole_run(dir.path());
+    let broken = dir.path().join("broken");
     // An hour between checkpoints: only the first batch's is written while playing, and the
     // stop after the second batch (or third, already played) writes the rest.
-    let stop = AtomicBool::new(false);
     let hour = Duration::from_secs(3600);
-    let finish = write_every(
-        &experiment,
-        &info,
-        &broken,
-        false,
-        &stop,
-        |done, _| {
-            if done > 1024 {
-                stop.store(true, Ordering::Relaxed);
-            }
-        },
-        hour,
-    )
-    .unwrap();
+    let finish = interrupted_after(&experiment, &info, &broken, 1024, hour);
     let Finish::Interrupted { done } = finish else {
         panic!("not interrupted: {finish:?}")
     };
@@ -238,9 +233,10 @@ fn an_interrupted_run_checkpoints_the_batches_written_since_its_last_checkpoint(
     assert_eq!(checkpoint["next"], done, "{text}");
     let partial = std::fs::metadata(broken.join("games.csv.partial")).unwrap();
     assert_eq!(checkpoint["games_bytes"], partial.len(), "{text}");
-    let finish = write_every(&experiment, &info, &broken, true, &never, |_, _| {}, hour).unwrap();
+    let never = AtomicBool::new(false);
+    let finish = write(&experiment, &info, &broken, true, &never, |_, _| {}, hour).unwrap();
     assert_eq!(untimed(finish), untimed(complete));
-    same_files(&whole, &broken);
+    same_files(&dir.path().join("whole"), &broken);
 }
 
 #[test]
@@ -252,7 +248,15 @@ fn resume_refuses_a_directory_holding_another_experiment() {
     let other = RunInfo { seed: 4, ..info };
     let never = AtomicBool::new(false);
     assert!(matches!(
-        write(&experiment, &other, dir.path(), true, &never, |_, _| {}),
+        write(
+            &experiment,
+            &other,
+            dir.path(),
+            true,
+            &never,
+            |_, _| {},
+            EVERY
+        ),
         Err(output::OutputError::Different(_))
     ));
 }
