@@ -17,17 +17,15 @@ impl Args {
         let (flags, positional): (Vec<String>, Vec<String>) =
             std::env::args().skip(1).partition(|a| a.starts_with("--"));
         let flags_known = flags.iter().all(|f| known.contains(&f.as_str()));
-        match positional.as_slice() {
-            [path, moves] if flags_known && moves.parse::<u64>().is_ok() => Args {
-                path: path.clone(),
-                moves: moves.parse().expect("checked above"),
-                flags,
-            },
-            _ => {
-                eprintln!("usage: {usage}");
-                std::process::exit(2);
-            }
-        }
+        let given = match positional.as_slice() {
+            [path, moves] if flags_known => moves.parse().ok().map(|moves| (path.clone(), moves)),
+            _ => None,
+        };
+        let Some((path, moves)) = given else {
+            eprintln!("usage: {usage}");
+            std::process::exit(2);
+        };
+        Args { path, moves, flags }
     }
 
     /// Whether `--name` was given.
