@@ -6,9 +6,9 @@
 #   benches/share.sh VARIANT...
 #
 # Each round times `simulate` twice: beside the playouts example, `Game::random_playout`, the
-# engine's fastest random play (`VARIANT/random_playout`), and beside the agent_playouts
-# example, `Game::play_random_out`, the loop that plays the random agents' games, the games
-# `simulate` plays (`VARIANT/agents`). Prints every run, simulate's rate over the engine loop's
+# engine's fastest random play (`VARIANT/playouts`), and beside the agent_playouts example,
+# `Game::play_random_out`, the loop that plays the random agents' games, the games `simulate`
+# plays (`VARIANT/agent_playouts`). Prints every run, simulate's rate over the engine loop's
 # in moves per second, and per variant and loop the geometric mean of that ratio with its 95%
 # interval (benches/ratios.awk; the throughput target is 0.85 or more against the agents' loop,
 # docs/speed.md says why that one).
@@ -26,10 +26,10 @@ for variant in "$@"; do
     file="$here/variants/$variant.sow"
     for _ in $(seq "${ROUNDS:-2}"); do
         for first in 0 1; do
-            for loop in random_playout agents; do
-                engine=$examples/$([ "$loop" = agents ] && echo agent_playouts || echo playouts)
+            for engine in playouts agent_playouts; do
                 rm -rf "$out/run"
-                taskset -c $((1 - first)) "$engine" "$file" "${MOVES:-25000000}" >"$out/engine" &
+                taskset -c $((1 - first)) "$examples/$engine" "$file" "${MOVES:-25000000}" \
+                    >"$out/engine" &
                 start=$(date +%s.%N)
                 taskset -c "$first" "$sowlab" simulate "$file" --games "${GAMES:-100000}" \
                     --agents random,random --threads 1 --seed 1 --out "$out/run" 2>/dev/null
@@ -38,7 +38,7 @@ for variant in "$@"; do
                 # Moves played: the `turns` column of games.csv, found by its name.
                 moves=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "turns") c = i; next }
                                  { s += $c } END { print s }' "$out/run/games.csv")
-                echo "$variant/$loop $moves $start $end $(awk '{print $(NF-1)}' "$out/engine")"
+                echo "$variant/$engine $moves $start $end $(awk '{print $(NF-1)}' "$out/engine")"
             done
         done
     done

@@ -13,8 +13,6 @@
 //! changed how that program was optimised, and its engine loop ran 15 instructions a Hoyito I
 //! move more.
 
-// `Args::flag` serves the playouts example's flags; this program takes none.
-#[allow(dead_code)]
 mod timing;
 
 use rand::SeedableRng;
@@ -22,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use sowlab::engine::Game;
 
 fn main() {
-    let args = timing::Args::parse("agent_playouts VARIANT.sow MOVES", &[]);
+    let (args, []) = timing::Args::parse("agent_playouts VARIANT.sow MOVES", []);
     let rules = args.rules();
     let mut streams = [7, 8, 9].map(ChaCha8Rng::seed_from_u64);
     let start = Game::new(&rules);

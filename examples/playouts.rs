@@ -18,14 +18,14 @@ use rand_chacha::ChaCha8Rng;
 use sowlab::engine::Game;
 
 fn main() {
-    let args = timing::Args::parse(
+    let (args, [fresh, reference]) = timing::Args::parse(
         "playouts VARIANT.sow MOVES [--fresh | --reference]",
-        &["--fresh", "--reference"],
+        ["--fresh", "--reference"],
     );
-    if args.flag("--reference") {
+    if reference {
         return hand_written(&args.path, args.moves);
     }
-    time_engine(&args.rules(), args.moves, args.flag("--fresh"));
+    time_engine(&args.rules(), args.moves, fresh);
 }
 
 /// The engine's timed loop. Each timed loop is a function of its own, kept out of `main` and

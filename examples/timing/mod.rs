@@ -7,13 +7,13 @@ use std::time::Instant;
 pub struct Args {
     pub path: String,
     pub moves: u64,
-    flags: Vec<String>,
 }
 
 impl Args {
-    /// The program's arguments; exits 2 with `usage` if the file or the moves are missing or a
-    /// flag is not one of `known` (a misspelt flag must not time the wrong loop).
-    pub fn parse(usage: &str, known: &[&str]) -> Args {
+    /// The program's arguments, and for each flag of `known` whether it was given; exits 2
+    /// with `usage` if the file or the moves are missing or a flag is not one of `known` (a
+    /// misspelt flag must not time the wrong loop).
+    pub fn parse<const N: usize>(usage: &str, known: [&str; N]) -> (Args, [bool; N]) {
         let (flags, positional): (Vec<String>, Vec<String>) =
             std::env::args().skip(1).partition(|a| a.starts_with("--"));
         let flags_known = flags.iter().all(|f| known.contains(&f.as_str()));
@@ -25,12 +25,8 @@ impl Args {
             eprintln!("usage: {usage}");
             std::process::exit(2);
         };
-        Args { path, moves, flags }
-    }
-
-    /// Whether `--name` was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.flags.iter().any(|f| f == name)
+        let set = known.map(|name| flags.iter().any(|f| f == name));
+        (Args { path, moves }, set)
     }
 
     /// The variant's rules; exits 1 with the diagnostics if they do not compile.
