@@ -42,9 +42,38 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// `path` as [`quote`] gives it, for a command line.
+pub fn quote_path(path: &std::path::Path) -> String {
+    quote(&path.display().to_string())
+}
+
+/// `word` as a POSIX shell reads it back: unchanged when it holds only characters no shell
+/// treats specially (letters, digits and `_-./:,=+@%`, not starting with `=`), else in single quotes, each `'` in it
+/// written `'\''`. Commands that outputs record, and the ones sowlab suggests, quote every
+/// path and value so, and can be pasted into a shell as they are.
+pub fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:,=+@%".contains(c);
+    if !word.is_empty() && !word.starts_with('=') && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::civil;
+    use super::{civil, quote};
+
+    #[test]
+    fn words_are_quoted_only_where_a_shell_needs_it() {
+        assert_eq!(quote("variants/hoyito-i.sow"), "variants/hoyito-i.sow");
+        assert_eq!(quote("holes=9"), "holes=9");
+        assert_eq!(quote("my game.sow"), "'my game.sow'");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+        assert_eq!(quote("$(rm -rf x)"), "'$(rm -rf x)'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("=x"), "'=x'");
+    }
 
     #[test]
     fn days_become_dates() {

@@ -59,6 +59,8 @@ pub struct Save {
     pub path: PathBuf,
     /// The moves, comma-separated, as `sowlab trace FILE --moves` takes them, and a newline.
     pub contents: String,
+    /// `save!`: an existing file is replaced; `save` refuses it.
+    pub replace: bool,
     /// The line to print once it is written.
     pub done: String,
 }
@@ -71,7 +73,7 @@ enum Command<'a> {
     Moves,
     Board,
     Help,
-    Save(&'a str),
+    Save { path: &'a str, replace: bool },
     Quit,
     Nothing,
 }
@@ -103,8 +105,17 @@ impl Command<'_> {
                     "`hint` takes a depth from 1 to {MAX_HINT_DEPTH}, or none for {HINT_DEPTH}"
                 )),
             },
-            "save" if rest.is_empty() => Err("`save` needs a file name: save FILE".into()),
-            "save" => Ok(Command::Save(rest)),
+            "save" | "save!" if rest.is_empty() => {
+                Err(format!("`{word}` needs a file name: {word} FILE"))
+            }
+            "save" => Ok(Command::Save {
+                path: rest,
+                replace: false,
+            }),
+            "save!" => Ok(Command::Save {
+                path: rest,
+                replace: true,
+            }),
             _ => match parse_move(line) {
                 Some(mv) if rest.is_empty() => Ok(Command::Move(mv)),
                 _ => Err(format!(
@@ -179,7 +190,7 @@ impl<'r> Session<'r> {
             Ok(Command::Moves) => self.status(),
             Ok(Command::Board) => picture(self.rules, &self.game) + &self.status(),
             Ok(Command::Help) => self.help(),
-            Ok(Command::Save(path)) => return self.save(path),
+            Ok(Command::Save { path, replace }) => return self.save(path, replace),
             Ok(Command::Quit) => {
                 return Reply {
                     text: format!("quit {}", self.played()),
@@ -333,7 +344,7 @@ impl<'r> Session<'r> {
         )
     }
 
-    fn save(&self, path: &str) -> Reply {
+    fn save(&self, path: &str, replace: bool) -> Reply {
         if self.moves.is_empty() {
             return Reply {
                 text: "no moves to save yet\n".into(),
@@ -345,10 +356,12 @@ impl<'r> Session<'r> {
             save: Some(Save {
                 path: PathBuf::from(path),
                 contents: format!("{list}\n"),
+                replace,
                 done: format!(
-                    "saved {} move(s) to {path}; `{} --moves $(cat {path})` replays them\n",
+                    "saved {} move(s) to {path}; `{} --moves \"$(cat {})\"` replays them\n",
                     self.moves.len(),
-                    self.setup.replay
+                    self.setup.replay,
+                    crate::made::quote(path),
                 ),
             }),
             ..Reply::default()
@@ -376,7 +389,7 @@ impl<'r> Session<'r> {
         );
         let _ = writeln!(
             text,
-            "  save FILE      write the moves played, comma-separated, as `sowlab trace` replays them:\n                 {} --moves $(cat FILE)",
+            "  save FILE      write the moves played, comma-separated, as `sowlab trace` replays them:\n                 {} --moves \"$(cat FILE)\"\n  save! FILE     the same, replacing FILE if it exists",
             self.setup.replay
         );
         text.push_str("  help           this list\n  quit           end the session (so does the end of the input)\n");

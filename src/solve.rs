@@ -184,7 +184,7 @@ impl Solution {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
     /// The board is beyond the limit, before any search.
-    #[error("{estimate} estimated states is above the limit of {limit}")]
+    #[error("{} estimated states is above the limit of {limit}", estimate_text(*estimate))]
     TooLarge {
         /// The estimate, saturated at `u128::MAX`.
         estimate: u128,
@@ -212,6 +212,15 @@ pub enum SolveError {
         /// The feature.
         feature: &'static str,
     },
+}
+
+/// An estimate as a count, or `more than 3.4e38` where it saturated and is no count at all.
+pub fn estimate_text(estimate: u128) -> String {
+    if estimate == u128::MAX {
+        format!("more than {:.1e}", u128::MAX as f64)
+    } else {
+        estimate.to_string()
+    }
 }
 
 /// The estimated state space of `rules`' board (see [`estimate_board`]).

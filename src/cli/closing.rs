@@ -68,15 +68,24 @@ impl Closing {
     }
 }
 
+/// `1 game`, `2 games`, `1,000 matches`.
+fn counted(n: u64, what: &str) -> String {
+    match (n, what) {
+        (1, _) => format!("1 {what}"),
+        (_, "match") => format!("{} matches", thousands(n)),
+        _ => format!("{} {what}s", thousands(n)),
+    }
+}
+
 impl fmt::Display for Closing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dir = slashed(&self.dir);
         let games = match self.rounds {
-            None => format!("{} games", thousands(self.units)),
+            None => counted(self.units, "game"),
             Some(rounds) => format!(
-                "{} matches ({} rounds)",
-                thousands(self.units),
-                thousands(rounds)
+                "{} ({})",
+                counted(self.units, "match"),
+                counted(rounds, "round")
             ),
         };
         match self.what {

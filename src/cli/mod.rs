@@ -115,7 +115,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Diff(a) => cmd::diff::run(a, console),
         Command::Solve(a) => cmd::solve::run(a, console),
         Command::Simulate(a) => cmd::simulate::run(a, console),
-        Command::Merge(a) => cmd::simulate::merge(a),
+        Command::Merge(a) => cmd::simulate::merge(a, console),
         Command::Compare(a) => cmd::compare::compare(a, console),
         Command::Sweep(a) => cmd::compare::sweep(a, console),
         Command::Balance(a) => cmd::compare::balance(a, console),
@@ -126,7 +126,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
 fn repeated(flag: &str, values: &[impl ToString]) -> String {
     values
         .iter()
-        .map(|v| format!(" {flag} {}", v.to_string()))
+        .map(|v| format!(" {flag} {}", crate::made::quote(&v.to_string())))
         .collect()
 }
 

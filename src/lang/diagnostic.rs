@@ -2,6 +2,7 @@
 //! what would be right. Rendered with miette.
 
 use std::fmt;
+use std::sync::Arc;
 
 use miette::{
     Diagnostic, LabeledSpan, MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan,
@@ -26,6 +27,14 @@ pub enum CompileErrorKind {
     /// `source: "no end` (the text runs to the end of the file)
     #[error("this text is never closed: a closing `\"` is missing")]
     UnclosedText,
+    /// A file with more syntax errors than are reported: the rest of it is not checked.
+    #[error(
+        "stopped after {max} syntax errors; more may follow from here: fix these and check again"
+    )]
+    TooManySyntaxErrors {
+        /// How many are reported.
+        max: usize,
+    },
     /// `extends "no-such.sow"`
     #[error("cannot read `{path}`: {reason}")]
     Unreadable {
@@ -197,6 +206,7 @@ impl CompileErrorKind {
         match self {
             CompileErrorKind::Syntax { .. } => "sowlab::syntax",
             CompileErrorKind::UnclosedText => "sowlab::syntax::unclosed_text",
+            CompileErrorKind::TooManySyntaxErrors { .. } => "sowlab::syntax::too_many",
             CompileErrorKind::Unreadable { .. } => "sowlab::unreadable",
             CompileErrorKind::ExtendsCycle { .. } => "sowlab::extends::cycle",
             CompileErrorKind::ExtendsTooDeep { .. } => "sowlab::extends::too_deep",
@@ -347,8 +357,28 @@ impl CompileErrors {
         };
         let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
+        // Each file made printable once, however many errors it has.
+        let mut shown: Vec<(Arc<str>, SourceFile)> = Vec::new();
         for error in &self.0 {
-            let named = NamedSource::new(&error.file.name, error.file.clone());
+            let original = &error.file;
+            let known = shown
+                .iter()
+                .find(|(text, _)| Arc::ptr_eq(text, &original.text));
+            let file = match known {
+                Some((_, file)) => file.clone(),
+                None => {
+                    let file = match (printable(&original.name), printable(&original.text)) {
+                        (None, None) => original.clone(),
+                        (name, text) => SourceFile::new(
+                            name.unwrap_or_else(|| original.name.clone()),
+                            text.map_or_else(|| original.text.clone(), Arc::from),
+                        ),
+                    };
+                    shown.push((original.text.clone(), file.clone()));
+                    file
+                }
+            };
+            let named = NamedSource::new(&file.name, file.clone());
             let report = Located {
                 error,
                 source: named,
@@ -358,6 +388,25 @@ impl CompileErrors {
         }
         out
     }
+}
+
+/// `text` with each control character but tab and line ends replaced, byte for byte, by `?`
+/// (spans still fit), so that a terminal shows the file rather than acting on escape
+/// sequences in it; `None` if there is none.
+fn printable(text: &str) -> Option<String> {
+    let acts = |c: char| c.is_control() && !matches!(c, '\n' | '\r' | '\t');
+    if !text.contains(acts) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if acts(c) {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
 }
 
 /// A [`CompileError`] with a named source, so the report header shows `file:line:column`.

@@ -289,7 +289,8 @@ impl Writer<'_> {
             return;
         };
         let mut comments = Vec::new();
-        let header = self.words(brace, 4, &mut comments);
+        // A header is written on one line, whatever breaks the source had in it.
+        let header = self.words(brace, 0, &mut comments);
         let mut header = header.join(" ");
         for comment in comments {
             self.lines.push(comment);
@@ -358,17 +359,24 @@ impl Writer<'_> {
             .find(|p| p.as_rule() == Rule::reading)
             .map(|p| p.as_span().start());
         let body_end = reading.unwrap_or(end);
-        // Continuations align under the value: after `key: `.
-        let colon = self.tokens[self.next..]
+        // Continuations align under the value: after `key: ` as it is written out (the key's
+        // words one space apart), not as the source spaced it.
+        let key: Vec<&str> = self.tokens[self.next..]
             .iter()
             .take_while(|t| t.start < body_end)
-            .find(|t| t.kind == Kind::Punct && t.text(self.text) == ":")
-            .map_or(2, |t| {
-                self.text[self.tokens[self.next].start..t.end]
-                    .chars()
-                    .count()
-                    + 1
-            });
+            .take_while(|t| !(t.kind == Kind::Punct && t.text(self.text) == ":"))
+            .filter(|t| t.kind != Kind::Comment)
+            .map(|t| t.text(self.text))
+            .collect();
+        let has_colon = self.tokens[self.next..]
+            .iter()
+            .take_while(|t| t.start < body_end)
+            .any(|t| t.kind == Kind::Punct && t.text(self.text) == ":");
+        let colon = if has_colon {
+            key.join(" ").chars().count() + 2
+        } else {
+            2
+        };
         let lines = self
             .words(body_end, colon, comments)
             .into_iter()

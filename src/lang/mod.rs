@@ -194,6 +194,15 @@ impl Loader {
             self.errors.push(error(kind));
             return;
         }
+        // Only a rule file is read: a file of any other kind would have its lines shown in
+        // the syntax errors it is bound to have (`extends "/etc/shadow"`).
+        if parent_path.extension().is_none_or(|e| e != "sow") {
+            self.errors.push(error(CompileErrorKind::Unreadable {
+                path: shown,
+                reason: "not a `.sow` file; `extends` names rule files only".into(),
+            }));
+            return;
+        }
         match read::read(&parent_path) {
             Ok(text) => self.load(SourceFile::new(shown, text), &parent_path),
             Err(e) => self.errors.push(error(CompileErrorKind::Unreadable {
@@ -299,7 +308,21 @@ fn parse(file: &SourceFile) -> Result<ast::File, Vec<CompileError>> {
         }
         let unclosed = error.kind == CompileErrorKind::UnclosedText;
         errors.push(error);
-        if unclosed || errors.len() == MAX_SYNTAX_ERRORS {
+        if errors.len() == MAX_SYNTAX_ERRORS {
+            errors.push(CompileError {
+                file: file.clone(),
+                span: Span {
+                    start: position,
+                    end: position,
+                },
+                kind: CompileErrorKind::TooManySyntaxErrors {
+                    max: MAX_SYNTAX_ERRORS,
+                },
+                related: None,
+            });
+            return Err(errors);
+        }
+        if unclosed {
             return Err(errors);
         }
         let mut bytes = std::mem::take(&mut text).into_bytes();

@@ -67,28 +67,44 @@ fn read_text(path: &Path) -> Result<String, ReadFailure> {
 /// How deep [`variant_files`] looks into folders.
 const MAX_FOLDER_DEPTH: usize = 16;
 
+/// The variant files found under some paths, and what was passed over on the way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Every file named, and every `.sow` file in the folders named, sorted per folder.
+    pub files: Vec<PathBuf>,
+    /// Folders not looked into, each with the reason: a link to a folder (which could lead
+    /// back up the tree), or deeper than 16 folders.
+    pub skipped: Vec<(PathBuf, &'static str)>,
+}
+
 /// The variant files `paths` name: a file as given, a folder as every `.sow` file under it
-/// (sorted, to a depth of 16, symbolic links to folders not followed).
+/// (sorted, to a depth of 16, a link to a `.sow` file taken as the file, a link to a folder
+/// passed over and said so in [`Found::skipped`]).
 ///
 /// # Errors
 /// A folder that cannot be listed.
-pub fn variant_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
-    let mut files = Vec::new();
+pub fn variant_files(paths: &[PathBuf]) -> Result<Found, ReadError> {
+    let mut found = Found::default();
     for path in paths {
         // Anything but a folder is left for the reading to judge, and report.
         if path.is_dir() {
-            let mut found = Vec::new();
-            collect(path, 0, &mut found)?;
-            found.sort();
-            files.extend(found);
+            let mut files = Vec::new();
+            collect(path, 0, &mut files, &mut found.skipped)?;
+            files.sort();
+            found.files.extend(files);
         } else {
-            files.push(path.clone());
+            found.files.push(path.clone());
         }
     }
-    Ok(files)
+    Ok(found)
 }
 
-fn collect(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), ReadError> {
+fn collect(
+    dir: &Path,
+    depth: usize,
+    found: &mut Vec<PathBuf>,
+    skipped: &mut Vec<(PathBuf, &'static str)>,
+) -> Result<(), ReadError> {
     let failed = |e: io::Error| ReadError {
         path: dir.display().to_string(),
         reason: ReadFailure::Io(e),
@@ -97,9 +113,20 @@ fn collect(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) -> Result<(), Rea
         let entry = entry.map_err(failed)?;
         let path = entry.path();
         let kind = entry.file_type().map_err(failed)?;
-        if kind.is_dir() && depth < MAX_FOLDER_DEPTH {
-            collect(&path, depth + 1, found)?;
-        } else if kind.is_file() && path.extension().is_some_and(|e| e == "sow") {
+        let sow = path.extension().is_some_and(|e| e == "sow");
+        if kind.is_dir() {
+            if depth < MAX_FOLDER_DEPTH {
+                collect(&path, depth + 1, found, skipped)?;
+            } else {
+                skipped.push((path, "deeper than 16 folders"));
+            }
+        } else if kind.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_dir() => skipped.push((path, "a link to a folder")),
+                Ok(m) if m.is_file() && sow => found.push(path),
+                _ => {}
+            }
+        } else if kind.is_file() && sow {
             found.push(path);
         }
     }

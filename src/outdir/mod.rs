@@ -3,14 +3,20 @@
 //! (its manifest, each name recorded before the file is created). sowlab replaces, empties or
 //! removes a directory only when it has the marker and holds nothing but the files of its
 //! manifest, so a user's files are never touched. While a run writes a directory it holds an
-//! advisory lock on the marker, with its process id written in it: a second run is refused at
+//! advisory lock on it, with its process id written in the marker: a second run is refused at
 //! once.
+//!
+//! A directory may have been prepared by someone else (an unpacked archive, a shared `/tmp`),
+//! so the marker is data from disk like any other: a directory is sowlab's only if its marker
+//! is a plain file sowlab could have written, naming plain files directly inside it, and every
+//! one of those that exists is a regular file with no other link. Anything else makes the
+//! directory foreign, and nothing in it is touched.
 
 pub mod disk;
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Read, Seek, Write};
+use std::fs::{self, File, TryLockError};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -74,6 +80,14 @@ pub enum OutDirError {
         /// The files that are not sowlab's.
         files: Vec<String>,
     },
+    /// The directory's marker, or a file it names, is not as sowlab leaves them.
+    #[error("`{}` is not sowlab's to write: {what}; nothing was changed: choose another --out", dir.display())]
+    Untrusted {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong, naming the file.
+        what: String,
+    },
     /// The directory holds sowlab files of another kind.
     #[error("`{}` holds {found}, not {wanted}; nothing was changed: choose another --out", dir.display())]
     WrongKind {
@@ -87,6 +101,23 @@ pub enum OutDirError {
     /// The path is a file.
     #[error("`{}` is not a directory", .0.display())]
     NotADirectory(PathBuf),
+    /// The path is a symbolic link: sowlab writes only into a directory it names directly
+    /// (`--out` is resolved once, by [`resolve`], before it gets here).
+    #[error("`{}` is a link; nothing was changed: name the directory itself", .0.display())]
+    Link(PathBuf),
+    /// A link whose target is missing or cannot be resolved.
+    #[error("`{}` is a link to `{}`, which cannot be used: {source}", link.display(), target.display())]
+    BrokenLink {
+        /// The link.
+        link: PathBuf,
+        /// What it names.
+        target: PathBuf,
+        /// Why it cannot be resolved.
+        source: io::Error,
+    },
+    /// A report's `--out` that cannot be replaced by another directory.
+    #[error("`{}` is the current directory or one above it, which a report cannot replace; name a directory of its own", .0.display())]
+    NotReplaceable(PathBuf),
     /// A file operation failed.
     #[error(transparent)]
     File(#[from] FileError),
@@ -96,65 +127,98 @@ fn holder_text(pid: Option<u32>) -> String {
     pid.map_or_else(|| "process unknown".into(), |p| format!("process {p}"))
 }
 
+/// An output path as given, resolved once: a symbolic link is replaced by the directory it
+/// names, so that nothing afterwards renames, empties or writes through the link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The directory to write.
+    pub path: PathBuf,
+    /// The link it was named by, if it was.
+    pub link: Option<PathBuf>,
+}
+
+/// Resolves `path` for writing: a symbolic link becomes the directory it names (which must
+/// exist); anything else is kept as given.
+///
+/// # Errors
+/// A link whose target does not exist or cannot be read.
+pub fn resolve(path: &Path) -> Result<Resolved, OutDirError> {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(Resolved {
+            path: path.to_path_buf(),
+            link: None,
+        });
+    }
+    let target = fs::read_link(path).unwrap_or_default();
+    match fs::canonicalize(path) {
+        Ok(resolved) => Ok(Resolved {
+            path: resolved,
+            link: Some(path.to_path_buf()),
+        }),
+        Err(source) => Err(OutDirError::BrokenLink {
+            link: path.to_path_buf(),
+            target,
+            source,
+        }),
+    }
+}
+
+/// Refuses a report's `--out` that names the current directory or one above it: a report
+/// takes the place of its directory by a rename, which such a directory cannot undergo.
+///
+/// # Errors
+/// [`OutDirError::NotReplaceable`].
+pub fn check_replaceable(path: &Path) -> Result<(), OutDirError> {
+    let refused = || OutDirError::NotReplaceable(path.to_path_buf());
+    if path.file_name().is_none() {
+        return Err(refused());
+    }
+    let (Ok(here), Ok(there)) = (std::env::current_dir(), fs::canonicalize(path)) else {
+        return Ok(());
+    };
+    match fs::canonicalize(here) {
+        Ok(here) if here.starts_with(&there) => Err(refused()),
+        _ => Ok(()),
+    }
+}
+
 /// A directory sowlab owns and holds locked: it writes files there only after recording their
 /// names in the marker. The lock is released when the value is dropped.
 #[derive(Debug)]
 pub struct OutDir {
     path: PathBuf,
     marker: Marker,
-    /// The marker, open and locked.
-    file: File,
+    /// The directory itself, open and locked. The lock is on the directory rather than on the
+    /// marker because the marker is replaced whole at every change, and it goes with the
+    /// directory when a report is renamed into place.
+    lock: File,
 }
 
 impl OutDir {
     /// Opens `path` to write a `kind` directory there, creating it if it does not exist, and
     /// takes the lock. An existing directory must be empty, or have the marker of a `kind`
-    /// directory and hold only the files of its manifest.
+    /// directory and hold only the files of its manifest, each a regular file of its own.
     ///
     /// # Errors
-    /// The directory is in use, holds other files or another kind of directory, or cannot be
-    /// created or read.
+    /// The directory is in use, is a link, holds other files, another kind of directory or a
+    /// marker that is not sowlab's, or cannot be created or read.
     pub fn open(path: &Path, kind: Kind) -> Result<OutDir, OutDirError> {
-        let at = FileError::at;
-        // An empty path would put the marker, and a report's scratch directory, in the
-        // current directory.
-        if path.as_os_str().is_empty() {
-            return Err(OutDirError::NotADirectory(path.to_path_buf()));
+        if !directory(path)? {
+            fs::create_dir_all(path).map_err(FileError::at(path))?;
         }
-        match fs::metadata(path) {
-            Ok(m) if !m.is_dir() => return Err(OutDirError::NotADirectory(path.to_path_buf())),
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                fs::create_dir_all(path).map_err(at(path))?;
-            }
-            Err(e) => return Err(at(path)(e).into()),
-        }
-        let marker_path = path.join(MARKER);
-        // Only an empty directory is taken over; the marker is the first file written.
-        if !has_marker(path)? {
-            let strays = entries(path)?;
-            if !strays.is_empty() {
-                return Err(foreign(path, strays));
-            }
-        }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&marker_path)
-            .map_err(at(&marker_path))?;
-        match file.try_lock() {
+        let lock = File::open(path).map_err(FileError::at(path))?;
+        match lock.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 return Err(OutDirError::InUse {
                     dir: path.to_path_buf(),
-                    pid: holder(&mut file),
+                    pid: read_marker(path).ok().flatten().and_then(|m| m.pid),
                 })
             }
-            Err(TryLockError::Error(e)) => return Err(at(&marker_path)(e).into()),
+            Err(TryLockError::Error(e)) => return Err(FileError::at(path)(e).into()),
         }
-        let files = owned(path, kind, read_marker(&mut file), entries(path)?)?;
+        let files = owned(path, kind)?;
         let mut dir = OutDir {
             path: path.to_path_buf(),
             marker: Marker {
@@ -164,7 +228,7 @@ impl OutDir {
                 pid: Some(std::process::id()),
                 files,
             },
-            file,
+            lock,
         };
         dir.write_marker()?;
         Ok(dir)
@@ -177,12 +241,16 @@ impl OutDir {
 
     /// Records `names` in the manifest, before the files are written.
     ///
+    /// # Panics
+    /// A name that is not a plain file name: sowlab's own names are.
+    ///
     /// # Errors
     /// The marker cannot be written.
     pub fn claim<S: AsRef<str>>(&mut self, names: &[S]) -> Result<(), OutDirError> {
         let before = self.marker.files.len();
         for name in names {
             let name = name.as_ref();
+            assert!(plain(name), "`{name}` is not a plain file name");
             if !self.marker.files.iter().any(|f| f == name) {
                 self.marker.files.push(name.to_string());
             }
@@ -252,31 +320,32 @@ impl OutDir {
     /// The marker cannot be written.
     pub fn finish(mut self) -> Result<Vec<String>, OutDirError> {
         let path = self.path.clone();
-        self.marker.files.retain(|f| path.join(f).exists());
+        self.marker
+            .files
+            .retain(|f| fs::symlink_metadata(path.join(f)).is_ok());
         self.marker.files.sort();
         self.marker.pid = None;
         self.write_marker()?;
         Ok(self.marker.files.clone())
     }
 
-    /// Rewrites the marker in place: the lock is on this file, so it is never replaced.
+    /// Replaces the marker whole (a temporary file renamed over it), so that no interruption
+    /// leaves it torn.
     fn write_marker(&mut self) -> Result<(), OutDirError> {
         let json = serde_json::to_string_pretty(&self.marker).expect("a marker serialises") + "\n";
-        let path = self.path.join(MARKER);
-        let file = &mut self.file;
-        file.set_len(0)
-            .and_then(|()| file.rewind())
-            .and_then(|()| file.write_all(json.as_bytes()))
-            .map_err(FileError::at(&path))?;
-        Ok(())
+        Ok(write_atomically(
+            &mut RealDisk,
+            &self.path.join(MARKER),
+            json.as_bytes(),
+        )?)
     }
 }
 
-/// Releases the lock explicitly: the marker's file may still be open elsewhere for a moment
-/// (in a child process between its fork and its exec, say), and the lock would last as long.
+/// Releases the lock explicitly: the directory may still be open elsewhere for a moment (in a
+/// child process between its fork and its exec, say), and the lock would last as long.
 impl Drop for OutDir {
     fn drop(&mut self) {
-        let _ = self.file.unlock();
+        let _ = self.lock.unlock();
     }
 }
 
@@ -287,69 +356,99 @@ impl Drop for OutDir {
 /// # Errors
 /// As [`OutDir::open`], except that a directory in use is not detected.
 pub fn check(path: &Path, kind: Kind) -> Result<(), OutDirError> {
+    if directory(path)? {
+        owned(path, kind)?;
+    }
+    Ok(())
+}
+
+/// Whether `path` is an existing directory (a link to one is not: it is refused); `false` if
+/// nothing has the name.
+fn directory(path: &Path) -> Result<bool, OutDirError> {
+    // An empty path would put the marker, and a report's scratch directory, in the current
+    // directory.
     if path.as_os_str().is_empty() {
         return Err(OutDirError::NotADirectory(path.to_path_buf()));
     }
-    match fs::metadata(path) {
-        Ok(m) if !m.is_dir() => return Err(OutDirError::NotADirectory(path.to_path_buf())),
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(FileError::at(path)(e).into()),
-    }
-    let found = if has_marker(path)? {
-        File::open(path.join(MARKER))
-            .ok()
-            .and_then(|mut f| read_marker(&mut f))
-    } else {
-        None
-    };
-    owned(path, kind, found, entries(path)?).map(|_| ())
-}
-
-/// Whether `dir` has a marker file; a marker that is not a regular file is not sowlab's.
-fn has_marker(dir: &Path) -> Result<bool, OutDirError> {
-    let path = dir.join(MARKER);
-    match fs::symlink_metadata(&path) {
-        Ok(m) if m.is_file() => Ok(true),
-        Ok(_) => Err(foreign(dir, vec![MARKER.into()])),
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(OutDirError::Link(path.to_path_buf())),
+        Ok(m) if !m.is_dir() => Err(OutDirError::NotADirectory(path.to_path_buf())),
+        Ok(_) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(FileError::at(&path)(e).into()),
+        Err(e) => Err(FileError::at(path)(e).into()),
     }
 }
 
-/// The manifest of a directory holding `entries` (the marker aside) whose marker says `found`,
-/// if it may be written as a `kind` directory: the marker is of that kind and every entry is
-/// in its manifest. A marker that cannot be read (a torn write, or not sowlab's) lists no
-/// files, so such a directory is taken over only if it holds nothing else.
-fn owned(
-    path: &Path,
-    kind: Kind,
-    found: Option<Marker>,
-    entries: Vec<String>,
-) -> Result<Vec<String>, OutDirError> {
-    if let Some(found) = &found {
-        if found.kind != kind {
+/// The manifest of `dir`, if it may be written as a `kind` directory: it holds nothing, or a
+/// marker of that kind, written as sowlab writes it, whose every name is a plain file name,
+/// and nothing but the files the marker names, each a regular file with no other link.
+fn owned(dir: &Path, kind: Kind) -> Result<Vec<String>, OutDirError> {
+    let untrusted = |what: String| OutDirError::Untrusted {
+        dir: dir.to_path_buf(),
+        what,
+    };
+    let files = match read_marker(dir).map_err(untrusted)? {
+        Some(found) if found.kind != kind => {
             return Err(OutDirError::WrongKind {
-                dir: path.to_path_buf(),
+                dir: dir.to_path_buf(),
                 found: found.kind,
                 wanted: kind,
-            });
+            })
+        }
+        Some(found) => found.files,
+        None => Vec::new(),
+    };
+    if let Some(bad) = files.iter().find(|f| !plain(f)) {
+        return Err(untrusted(format!(
+            "its marker names `{bad}`, which is not a file directly inside it"
+        )));
+    }
+    let mut strays = Vec::new();
+    for name in entries(dir)? {
+        if files.contains(&name) || name == temporary_marker() {
+            if let Some(why) = not_own_file(&dir.join(&name)).map_err(FileError::at(dir))? {
+                return Err(untrusted(format!("`{name}` is {why}")));
+            }
+        } else {
+            strays.push(name);
         }
     }
-    let files = found.map(|m| m.files).unwrap_or_default();
-    let strays: Vec<String> = entries.into_iter().filter(|e| !files.contains(e)).collect();
     if strays.is_empty() {
         Ok(files)
     } else {
-        Err(foreign(path, strays))
+        strays.sort();
+        Err(OutDirError::Foreign {
+            dir: dir.to_path_buf(),
+            files: strays,
+        })
     }
 }
 
-fn foreign(dir: &Path, mut files: Vec<String>) -> OutDirError {
-    files.sort();
-    OutDirError::Foreign {
-        dir: dir.to_path_buf(),
-        files,
+/// Whether `name` is a plain file name: one component, not `.` or `..`, not the marker's.
+fn plain(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name != MARKER
+        && name != temporary_marker()
+        && !name.contains(['/', '\\', '\0'])
+}
+
+/// The name the marker is written under before it is renamed into place.
+fn temporary_marker() -> String {
+    file_name(&temporary(Path::new(MARKER)))
+}
+
+/// Why the file at `path` is not one sowlab may have written, if it is not: sowlab writes
+/// regular files, each with one link. Nothing having the name is fine.
+fn not_own_file(path: &Path) -> io::Result<Option<&'static str>> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Ok(Some("a link")),
+        Ok(m) if !m.is_file() => Ok(Some("not a regular file")),
+        Ok(m) if disk::links(&m) > 1 => Ok(Some("a file with other links to it")),
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -370,25 +469,30 @@ fn file_name(path: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// The process holding a locked marker, as the marker says. The holder may be rewriting it at
-/// this very moment (it is rewritten in place, so it is briefly incomplete): it is read again
-/// a few times, 10 ms apart, before the holder is given up as unknown.
-fn holder(file: &mut File) -> Option<u32> {
-    for _ in 0..20 {
-        if let Some(pid) = read_marker(file).and_then(|m| m.pid) {
-            return Some(pid);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+/// The marker of `dir`, if it has one (at most 1 MiB is read); why it is not sowlab's, if it
+/// is not: not a regular file of its own, or not a marker sowlab writes.
+fn read_marker(dir: &Path) -> Result<Option<Marker>, String> {
+    let path = dir.join(MARKER);
+    let not_sowlabs = |why: &str| format!("its `{MARKER}` is {why}");
+    match not_own_file(&path) {
+        Ok(Some(why)) => return Err(not_sowlabs(why)),
+        Ok(None) => {}
+        Err(e) => return Err(not_sowlabs(&format!("unreadable ({e})"))),
     }
-    None
-}
-
-/// The marker's contents, if they are a marker (at most a few kB are read).
-fn read_marker(file: &mut File) -> Option<Marker> {
     let mut text = String::new();
-    file.rewind().ok()?;
-    file.take(1 << 20).read_to_string(&mut text).ok()?;
-    serde_json::from_str(&text).ok()
+    match disk::open_own(&path, false) {
+        Ok(file) => {
+            if let Err(e) = file.take(1 << 20).read_to_string(&mut text) {
+                return Err(not_sowlabs(&format!("unreadable ({e})")));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(not_sowlabs(&format!("unreadable ({e})"))),
+    }
+    match serde_json::from_str::<Marker>(&text) {
+        Ok(marker) if marker.tool == "sowlab" => Ok(Some(marker)),
+        _ => Err(not_sowlabs("not a marker sowlab wrote")),
+    }
 }
 
 #[cfg(test)]

@@ -228,7 +228,9 @@ pub fn write(
             .iter()
             .map(|a| find(variant, a, a).map_or((0.0, 0.0, 0.0), Cell::south_score))
             .collect();
-        let stem = format!("seats-{}", file_stem(variant));
+        // Numbered as the variants are given: two names can make one file name ("Oware!" and
+        // "oware?"), and a long one is cut.
+        let stem = format!("seats-{}-{}", k + 1, file_stem(variant));
         chart::save(
             &Chart {
                 title: format!("{variant}: South's score in self-play, by rung"),
@@ -323,14 +325,16 @@ pub fn write(
     Ok(document::write_pages(dir, "sowlab balance", &blocks)?)
 }
 
-/// A variant's name as part of a file name: `Hoyito I` → `hoyito-i`.
+/// A variant's name as part of a file name, cut to 40 characters: `Hoyito I` → `hoyito-i`.
 fn file_stem(name: &str) -> String {
     let words: Vec<String> = name
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    words.join("-")
+    let stem = words.join("-");
+    let cut: String = stem.chars().take(40).collect();
+    cut.trim_end_matches('-').to_string()
 }
 
 fn margin_text(cell: &Cell) -> String {

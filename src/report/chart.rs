@@ -3,9 +3,10 @@
 //! legend in its own column beside the plot, shares on a 0–1 axis, series that stay apart in
 //! greyscale.
 
-use std::path::Path;
 use std::sync::Once;
 
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -148,30 +149,37 @@ fn fonts() {
     });
 }
 
-/// Writes `chart` into `dir` as `stem.svg` and `stem.png`, recording both in its manifest
-/// first.
+/// Writes `chart` into `dir` as `stem.svg` and `stem.png`. Both are drawn in memory and
+/// written whole ([`OutDir::write_file`]), so no chart is ever half written, and an error is
+/// the file's, in words.
 ///
 /// # Errors
 /// A drawing or file error.
 pub fn save(chart: &Chart, dir: &mut OutDir, stem: &str) -> Result<(), ReportError> {
     fonts();
     let (svg, png) = (format!("{stem}.svg"), format!("{stem}.png"));
-    dir.claim(&[&svg, &png])?;
-    let (svg, png) = (dir.path().join(svg), dir.path().join(png));
-    let failed = |path: &Path| {
-        let path = path.to_path_buf();
+    let failed = |name: &str| {
+        let path = dir.path().join(name);
         move |message| ReportError::Chart { path, message }
     };
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
         draw(chart, &root).map_err(failed(&svg))?;
         root.present().map_err(|e| failed(&svg)(e.to_string()))?;
     }
+    let mut pixels = vec![0; (WIDTH * HEIGHT * 3) as usize];
     {
-        let root = BitMapBackend::new(&png, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
         draw(chart, &root).map_err(failed(&png))?;
         root.present().map_err(|e| failed(&png)(e.to_string()))?;
     }
+    let mut encoded = Vec::new();
+    PngEncoder::new(&mut encoded)
+        .write_image(&pixels, WIDTH, HEIGHT, ColorType::Rgb8)
+        .map_err(|e| failed(&png)(e.to_string()))?;
+    dir.write_file(&svg, text.as_bytes())?;
+    dir.write_file(&png, &encoded)?;
     Ok(())
 }
 

@@ -4,11 +4,12 @@
 
 use std::fs;
 use std::io::{BufWriter, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::output::{self, Checkpoint, OutputError, Rows, RunFile, RunInfo, State};
-use super::record::{GameRecord, MatchRecord, MoveRecord};
-use super::runner::{units, Shard};
+use super::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
+use super::runner::{units, Place, Shard};
 use crate::outdir::disk::{Disk, FileError, RealDisk};
 use crate::outdir::{OutDir, OutDirError};
 
@@ -34,8 +35,15 @@ pub enum MergeError {
     #[error("shard {0} is missing")]
     Missing(Shard),
     /// Slices of two experiments.
-    #[error("`{}` and `{}` are shards of different experiments (variants, agents, games, seed or number of shards)", .0.display(), .1.display())]
-    Mixed(PathBuf, PathBuf),
+    #[error("`{}` and `{}` are shards of different experiments ({})", first.display(), other.display(), differences.join("; "))]
+    Mixed {
+        /// The first shard given.
+        first: PathBuf,
+        /// One that differs from it.
+        other: PathBuf,
+        /// How ([`RunInfo::differences`], with the number of shards).
+        differences: Vec<String>,
+    },
     /// A shard whose run.json does not fit its slice.
     #[error("`{}` holds {found} games (or matches), but shard {shard} of its experiment has {expected}", dir.display())]
     ShardSize {
@@ -60,6 +68,16 @@ pub enum MergeError {
         found: u64,
         /// Rows run.json counts.
         expected: u64,
+    },
+    /// A shard file with a row that is not the one its place in the run calls for.
+    #[error("`{}` row {row}: {what}; merge only the files `simulate --shard` wrote", path.display())]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// The row, from 1 (the header not counted).
+        row: u64,
+        /// What is wrong with it.
+        what: String,
     },
     /// A shard file with other columns (made by another version).
     #[error("`{}` has other columns than this sowlab writes; merge shards made by one version", .0.display())]
@@ -138,9 +156,19 @@ impl Shards {
                 file,
             });
         }
-        let experiment = |p: &Part| RunInfo {
-            shard: None,
-            ..p.file.run.clone()
+        // The whole run a shard is part of: its command without the `--shard` it ends with.
+        let experiment = |p: &Part| {
+            let run = &p.file.run;
+            let flag = shard_flag(p.shard);
+            RunInfo {
+                shard: None,
+                command: run
+                    .command
+                    .strip_suffix(&flag)
+                    .unwrap_or(&run.command)
+                    .to_string(),
+                ..run.clone()
+            }
         };
         let first = parts.first().ok_or(MergeError::NoShards)?;
         let (m, whole) = (first.shard.m, experiment(first));
@@ -148,7 +176,15 @@ impl Shards {
             .iter()
             .find(|p| p.shard.m != m || experiment(p) != whole)
         {
-            return Err(MergeError::Mixed(first.dir.clone(), other.dir.clone()));
+            let mut differences = whole.differences(&experiment(other));
+            if other.shard.m != m {
+                differences.insert(0, format!("shards: {m} there, {} here", other.shard.m));
+            }
+            return Err(MergeError::Mixed {
+                first: first.dir.clone(),
+                other: other.dir.clone(),
+                differences,
+            });
         }
         parts.sort_by_key(|p| p.shard.k);
         if let Some(pair) = parts.windows(2).find(|w| w[0].shard == w[1].shard) {
@@ -198,14 +234,19 @@ impl Shards {
         dir.claim(&output::names(&path))?;
         let disk: &mut dyn Disk = &mut RealDisk;
         let parts = &self.parts;
-        let games = copy::<GameRecord>(disk, parts, "games.csv", &path, |r| r.games)?;
+        let rounds = if whole.matches {
+            Follows::Rounds
+        } else {
+            Follows::One
+        };
+        let games = self.copy::<GameRecord>(disk, "games.csv", &path, rounds, |r| r.games)?;
         let moves = if whole.moves {
-            copy::<MoveRecord>(disk, parts, "moves.csv", &path, |r| r.moves)?
+            self.copy::<MoveRecord>(disk, "moves.csv", &path, Follows::Any, |r| r.moves)?
         } else {
             (0, 0)
         };
         let matches = if whole.matches {
-            copy::<MatchRecord>(disk, parts, "matches.csv", &path, |r| r.matches)?
+            self.copy::<MatchRecord>(disk, "matches.csv", &path, Follows::One, |r| r.matches)?
         } else {
             (0, 0)
         };
@@ -231,61 +272,174 @@ impl Shards {
     }
 }
 
-/// Streams `name` of every shard, in order, into `name.partial` in `dir`: one header (which
-/// every shard must have), then every row, counted against each shard's run.json. Returns
-/// the bytes written and the rows.
-fn copy<T: serde::Serialize + Default>(
-    disk: &mut dyn Disk,
-    parts: &[Part],
-    name: &str,
-    dir: &Path,
-    rows: impl Fn(&Rows) -> u64,
-) -> Result<(u64, u64), MergeError> {
-    let header = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_reader(&output::header::<T>()[..])
-        .byte_records()
-        .next()
-        .expect("a header")
-        .expect("a header parses");
-    let target = dir.join(format!("{name}.partial"));
-    let file = disk.create(&target).map_err(FileError::at(&target))?;
-    let mut out = csv::Writer::from_writer(BufWriter::new(file));
-    let csv_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| MergeError::Output(OutputError::Csv { path, source })
-    };
-    out.write_byte_record(&header).map_err(csv_error(&target))?;
-    let mut total = 0;
-    let mut record = csv::ByteRecord::new();
-    for part in parts {
-        let path = part.dir.join(name);
-        let mut reader = csv::Reader::from_path(&path).map_err(csv_error(&path))?;
-        if *reader.byte_headers().map_err(csv_error(&path))? != header {
-            return Err(MergeError::Columns(path));
+/// `--shard K/M` as a shard's command ends with it.
+pub fn shard_flag(shard: Shard) -> String {
+    format!(" --shard {shard}")
+}
+
+/// How the rows of a file follow the units of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Follows {
+    /// One row a unit: the games of a run of single games, the matches of a match run.
+    One,
+    /// One or more: the rounds of each match.
+    Rounds,
+    /// Any number, none included: the moves (a game may end before its first move).
+    Any,
+}
+
+/// The columns that say which unit a row belongs to.
+struct Columns {
+    variant: usize,
+    /// `game`, or `match` in `matches.csv`.
+    index: usize,
+    /// Absent from `moves.csv`.
+    seed: Option<usize>,
+}
+
+impl Columns {
+    fn find(header: &csv::ByteRecord) -> Columns {
+        let at = |name: &str| header.iter().position(|c| c == name.as_bytes());
+        Columns {
+            variant: at("variant").expect("every file of a run names the variant"),
+            index: at("game")
+                .or_else(|| at("match"))
+                .expect("every file of a run numbers its units"),
+            seed: at("seed"),
         }
-        let mut found = 0;
-        while reader
-            .read_byte_record(&mut record)
-            .map_err(csv_error(&path))?
-        {
-            out.write_byte_record(&record).map_err(csv_error(&target))?;
-            found += 1;
-        }
-        let expected = rows(&part.file.rows);
-        if found != expected {
-            return Err(MergeError::RowCount {
-                path,
-                found,
-                expected,
-            });
-        }
-        total += found;
     }
-    let mut file = out
-        .into_inner()
-        .map_err(|e| FileError::at(&target)(e.into_error()))?;
-    file.flush().map_err(FileError::at(&target))?;
-    let bytes = fs::metadata(&target).map_err(FileError::at(&target))?.len();
-    Ok((bytes, total))
+}
+
+impl Shards {
+    /// Streams `name` of every shard, in order, into `name.partial` in `dir`: one header
+    /// (which every shard must have), then every row, each checked to be of the unit its
+    /// place calls for (variant, index and seed, in the order `follows` says), and counted
+    /// against each shard's run.json. Returns the bytes written and the rows.
+    fn copy<T: serde::Serialize + Default>(
+        &self,
+        disk: &mut dyn Disk,
+        name: &str,
+        dir: &Path,
+        follows: Follows,
+        rows: impl Fn(&Rows) -> u64,
+    ) -> Result<(u64, u64), MergeError> {
+        let header = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&output::header::<T>()[..])
+            .byte_records()
+            .next()
+            .expect("a header")
+            .expect("a header parses");
+        let columns = Columns::find(&header);
+        let target = dir.join(format!("{name}.partial"));
+        let file = disk.create(&target).map_err(FileError::at(&target))?;
+        let mut out = csv::Writer::from_writer(BufWriter::new(file));
+        let csv_error = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| MergeError::Output(OutputError::Csv { path, source })
+        };
+        out.write_byte_record(&header).map_err(csv_error(&target))?;
+        let mut total = 0;
+        let mut record = csv::ByteRecord::new();
+        for part in &self.parts {
+            let path = part.dir.join(name);
+            let mut reader = csv::Reader::from_path(&path).map_err(csv_error(&path))?;
+            if *reader.byte_headers().map_err(csv_error(&path))? != header {
+                return Err(MergeError::Columns(path));
+            }
+            let units = part.shard.units(self.units);
+            // The unit of the last row, and the rows so far.
+            let (mut last, mut found) = (None::<u64>, 0);
+            while reader
+                .read_byte_record(&mut record)
+                .map_err(csv_error(&path))?
+            {
+                found += 1;
+                let unit = self
+                    .unit_of(&record, &columns, units.clone(), last, follows)
+                    .map_err(|what| MergeError::Row {
+                        path: path.clone(),
+                        row: found,
+                        what,
+                    })?;
+                last = Some(unit);
+                out.write_byte_record(&record).map_err(csv_error(&target))?;
+            }
+            let expected = rows(&part.file.rows);
+            if found != expected {
+                return Err(MergeError::RowCount {
+                    path,
+                    found,
+                    expected,
+                });
+            }
+            let ends = last.map_or(units.start, |u| u + 1);
+            if follows != Follows::Any && ends != units.end {
+                return Err(MergeError::Row {
+                    path,
+                    row: found,
+                    what: format!("the rows end at unit {ends} of the run, not {}", units.end),
+                });
+            }
+            total += found;
+        }
+        let mut file = out
+            .into_inner()
+            .map_err(|e| FileError::at(&target)(e.into_error()))?;
+        file.flush().map_err(FileError::at(&target))?;
+        let bytes = fs::metadata(&target).map_err(FileError::at(&target))?.len();
+        Ok((bytes, total))
+    }
+
+    /// The unit of the run a row belongs to, if it is one `follows` allows after `last` within
+    /// `units`, with the seed of its place; else what is wrong.
+    fn unit_of(
+        &self,
+        record: &csv::ByteRecord,
+        columns: &Columns,
+        units: Range<u64>,
+        last: Option<u64>,
+        follows: Follows,
+    ) -> Result<u64, String> {
+        let whole = &self.whole;
+        let field = |i: usize| String::from_utf8_lossy(record.get(i).unwrap_or_default());
+        let label = field(columns.variant);
+        let variant = whole
+            .variants
+            .iter()
+            .position(|v| v.name == label)
+            .ok_or_else(|| format!("variant `{label}` is not one of the run's"))?;
+        let per_variant = whole.agents.len() as u64 * 2 * whole.games;
+        let index = field(columns.index)
+            .parse::<u64>()
+            .ok()
+            .filter(|&i| i < per_variant)
+            .ok_or_else(|| format!("`{}` is not a game of the run", field(columns.index)))?;
+        let unit = variant as u64 * per_variant + index;
+        let next = last.map_or(units.start, |u| u + 1);
+        let allowed = match follows {
+            Follows::One => unit == next,
+            Follows::Rounds => unit == next || Some(unit) == last,
+            Follows::Any => last.map_or(unit >= units.start, |last| unit >= last),
+        };
+        if !allowed || !units.contains(&unit) {
+            return Err(format!(
+                "game {index} of `{label}` is not the one that follows here in this shard \
+                 (units {}..{} of the run)",
+                units.start, units.end
+            ));
+        }
+        if let Some(seed) = columns.seed {
+            let place = Place::of(unit, whole.agents.len(), whole.games, whole.seed);
+            let expected = Hex64(place.seed).to_string();
+            if field(seed) != expected {
+                return Err(format!(
+                    "game {index} of `{label}` has seed {}, not {expected} (the run's seed is {})",
+                    field(seed),
+                    whole.seed
+                ));
+            }
+        }
+        Ok(unit)
+    }
 }

@@ -5,7 +5,7 @@
 //! from its checkpoint. Every file operation goes through a [`Disk`], so tests can interrupt
 //! the writing at any step.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufWriter, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::record::{GameRecord, MatchRecord, MoveRecord, Row, SummaryRecord};
 use super::runner::{Experiment, Played};
 use super::stats::Summary;
-use crate::outdir::disk::{temporary, write_atomically, Disk, FileError, RealDisk};
+use crate::outdir::disk::{open_own, temporary, write_atomically, Disk, FileError, RealDisk};
 use crate::outdir::{OutDir, OutDirError};
 
 /// Everything that identifies an experiment's results.
@@ -51,6 +51,119 @@ pub struct RunInfo {
     /// `K/M` for one shard of a larger run, absent for a whole run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub shard: Option<String>,
+}
+
+impl RunInfo {
+    /// How `self`, a run on disk, differs from `other`, the run asked for: one line per
+    /// field, naming both values (`seed: 1 there, 2 here`). The command is named only when
+    /// nothing else differs, since it follows from the rest.
+    pub fn differences(&self, other: &RunInfo) -> Vec<String> {
+        let mut out = Vec::new();
+        differ(
+            &mut out,
+            "version",
+            self.version.clone(),
+            other.version.clone(),
+        );
+        differ(
+            &mut out,
+            "build commit",
+            self.commit.clone(),
+            other.commit.clone(),
+        );
+        let count = |v: &[VariantInfo]| v.len().to_string();
+        differ(
+            &mut out,
+            "variants",
+            count(&self.variants),
+            count(&other.variants),
+        );
+        for (i, (a, b)) in self.variants.iter().zip(&other.variants).enumerate() {
+            let n = i + 1;
+            differ(
+                &mut out,
+                &format!("variant {n}'s file"),
+                tick(&a.file),
+                tick(&b.file),
+            );
+            differ(
+                &mut out,
+                &format!("variant {n}'s name"),
+                tick(&a.name),
+                tick(&b.name),
+            );
+            differ(
+                &mut out,
+                &format!("variant {n}'s rules hash"),
+                a.rules_hash.clone(),
+                b.rules_hash.clone(),
+            );
+            differ(
+                &mut out,
+                &format!("variant {n}'s --set"),
+                tick(&a.settings.join(" ")),
+                tick(&b.settings.join(" ")),
+            );
+        }
+        differ(
+            &mut out,
+            "agents",
+            tick(&self.agents.join(" ")),
+            tick(&other.agents.join(" ")),
+        );
+        differ(
+            &mut out,
+            "games",
+            self.games.to_string(),
+            other.games.to_string(),
+        );
+        differ(
+            &mut out,
+            "seed",
+            self.seed.to_string(),
+            other.seed.to_string(),
+        );
+        differ(
+            &mut out,
+            "--moves",
+            self.moves.to_string(),
+            other.moves.to_string(),
+        );
+        differ(
+            &mut out,
+            "--match",
+            self.matches.to_string(),
+            other.matches.to_string(),
+        );
+        differ(
+            &mut out,
+            "--opening",
+            self.opening.to_string(),
+            other.opening.to_string(),
+        );
+        let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+        differ(&mut out, "shard", shard(&self.shard), shard(&other.shard));
+        if out.is_empty() {
+            differ(
+                &mut out,
+                "command",
+                tick(&self.command),
+                tick(&other.command),
+            );
+        }
+        out
+    }
+}
+
+/// Adds `name: there there, here here` to `out` if the two differ.
+fn differ(out: &mut Vec<String>, name: &str, there: String, here: String) {
+    if there != here {
+        out.push(format!("{name}: {there} there, {here} here"));
+    }
+}
+
+fn tick(text: &str) -> String {
+    format!("`{text}`")
 }
 
 /// One variant of a run.
@@ -156,8 +269,13 @@ pub enum OutputError {
     #[error("`{}` holds an unfinished run; add --resume to the command that started it to finish it, or choose another --out", .0.display())]
     Unfinished(PathBuf),
     /// `--resume` on a directory whose run differs.
-    #[error("`{}` holds a different run (other variants, agents, games or seed); nothing was changed", .0.display())]
-    Different(PathBuf),
+    #[error("`{}` holds a different run ({}); nothing was changed", dir.display(), differences.join("; "))]
+    Different {
+        /// The run's directory.
+        dir: PathBuf,
+        /// How the run there differs from the one asked for ([`RunInfo::differences`]).
+        differences: Vec<String>,
+    },
     /// A partial file shorter than its checkpoint: what the checkpoint vouches for is gone.
     #[error("`{}` is {length} bytes, shorter than the {expected} its checkpoint vouches for, so the run cannot be resumed; remove `{}` and start it again", path.display(), dir.display())]
     Truncated {
@@ -350,7 +468,16 @@ pub fn run_on(
         (State::Complete(f), true) if f.run == *info => {
             return Ok(Finish::Unchanged { units: f.units() })
         }
-        (_, true) => return Err(OutputError::Different(path)),
+        (
+            State::Unfinished(Checkpoint { run, .. }) | State::Complete(RunFile { run, .. }),
+            true,
+        ) => {
+            let differences = run.differences(info);
+            return Err(OutputError::Different {
+                dir: path,
+                differences,
+            });
+        }
         (State::Unfinished(_), false) => return Err(OutputError::Unfinished(path)),
         (State::Complete(_), false) => return Err(OutputError::Finished(path)),
     };
@@ -621,10 +748,7 @@ fn length(file: &BufWriter<File>, path: &Path) -> Result<u64, OutputError> {
 /// killed run wrote after the checkpoint. A file shorter than that lost rows the checkpoint
 /// vouches for, and is refused before anything is played.
 fn reopen(dir: &Path, path: &Path, length: u64) -> Result<BufWriter<File>, OutputError> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(FileError::at(path))?;
+    let mut file = open_own(path, true).map_err(FileError::at(path))?;
     let found = file.metadata().map_err(FileError::at(path))?.len();
     if found < length {
         return Err(OutputError::Truncated {

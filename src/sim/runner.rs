@@ -1,14 +1,14 @@
 //! Running an experiment: every (variant, seat order, game) unit — a game, or a match of
-//! rounds — in parallel batches whose results come back in unit order, so the output does not
-//! depend on the number of threads.
+//! rounds — played by worker threads, chunk by chunk, whose results come back in unit order, so
+//! the output does not depend on the number of threads.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::record::{GameRecord, MatchRecord, MoveRecord, Name};
 use super::{play_game, play_match, seed, Players};
@@ -58,6 +58,42 @@ pub fn units(variants: usize, pairings: usize, games: u64) -> Option<u64> {
         .checked_mul(pairings as u64)?
         .checked_mul(2)?
         .checked_mul(games)
+}
+
+/// Where a unit sits in an experiment: units are counted variant-major, then pairing, then
+/// seat order, then game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The variant, from 0.
+    pub variant: usize,
+    /// The pairing, from 0.
+    pub pairing: usize,
+    /// The seat order: 0, the pairing's first agent is South; 1, North.
+    pub seats: u8,
+    /// The unit's index within its variant: the `game` (and `match`) column of the files.
+    pub index: u64,
+    /// Its game seed (`sim::seed::game_seed`).
+    pub seed: u64,
+}
+
+impl Place {
+    /// Unit `unit` of an experiment of `pairings` pairings and `games` games per variant,
+    /// pairing and seat order, whose master seed is `seed`.
+    ///
+    /// # Panics
+    /// With no pairings or no games: such an experiment has no units.
+    pub fn of(unit: u64, pairings: usize, games: u64, seed: u64) -> Place {
+        let per_variant = pairings as u64 * 2 * games;
+        let index = unit % per_variant;
+        let seats = (index / games % 2) as u8;
+        Place {
+            variant: (unit / per_variant) as usize,
+            pairing: (index / (2 * games)) as usize,
+            seats,
+            index,
+            seed: seed::game_seed(seed, seats, index % games),
+        }
+    }
 }
 
 /// One of `m` disjoint slices of an experiment, `k` counted from 1: `--shard K/M`.
@@ -167,8 +203,23 @@ impl<'e> Workspace<'e> {
     }
 }
 
-/// Games per batch: large enough to keep every core busy, small enough to stream.
-const BATCH: u64 = 1024;
+/// The most units a worker plays between two hand-overs to the writer: large enough that the
+/// hand-over costs nothing measurable against the games, small enough to stream.
+const CHUNK: u64 = 1024;
+
+/// How many chunks per worker may be played ahead of the writer: enough that no worker waits
+/// for it while it writes one chunk, few enough that memory stays flat.
+const AHEAD: u64 = 2;
+
+/// The play shared by the workers of [`Experiment::run`] and its writer.
+struct Claims {
+    /// The next unit to hand out.
+    next: u64,
+    /// Units handed to the sink so far.
+    written: u64,
+    /// The sink failed: no more units are handed out.
+    halted: bool,
+}
 
 impl Experiment {
     /// Units (games) in the whole experiment.
@@ -178,10 +229,6 @@ impl Experiment {
     pub fn units(&self) -> u64 {
         units(self.variants.len(), self.pairings.len(), self.games)
             .expect("the units of an experiment fit in 64 bits")
-    }
-
-    fn per_variant(&self) -> u64 {
-        self.pairings.len() as u64 * 2 * self.games
     }
 
     /// The cell of a unit: its variant, pairing and seat order, counted variant-major as
@@ -194,15 +241,15 @@ impl Experiment {
     /// is played in `workspace`'s game of its variant.
     pub fn play<'e>(&'e self, unit: u64, workspace: &mut Workspace<'e>) -> Played {
         let started = Instant::now();
-        let (variant, rest) = (
-            (unit / self.per_variant()) as usize,
-            unit % self.per_variant(),
-        );
-        let pairing = &self.pairings[(rest / (2 * self.games)) as usize];
-        let seats = (rest / self.games % 2) as u8;
-        let i = rest % self.games;
+        let Place {
+            variant,
+            pairing,
+            seats,
+            index: rest,
+            seed: game_seed,
+        } = Place::of(unit, self.pairings.len(), self.games, self.seed);
+        let pairing = &self.pairings[pairing];
         let (label, rules) = &self.variants[variant];
-        let game_seed = seed::game_seed(self.seed, seats, i);
         let (south, north) = if seats == 0 {
             (&pairing[0], &pairing[1])
         } else {
@@ -230,52 +277,94 @@ impl Experiment {
         }
     }
 
-    /// Plays `units` in batches on the current rayon pool, handing each batch, in unit order,
-    /// to `sink`, and stopping between batches once `stop` is set. The sink writes one batch
-    /// while the next is being played, so writing does not hold the workers up. Returns the
-    /// units done (handed to the sink).
+    /// Units a worker plays at a time over `units`: one match, since a match with its moves
+    /// may hold megabytes; for single games, [`CHUNK`] or fewer, so that every worker has
+    /// some of a small run.
+    fn chunk(&self, units: &Range<u64>, workers: u64) -> u64 {
+        if self.matches {
+            1
+        } else {
+            ((units.end - units.start) / (workers * 8)).clamp(1, CHUNK)
+        }
+    }
+
+    /// Plays `units` on as many worker threads as the current rayon pool has, handing the
+    /// results to `sink` in unit order, a chunk at a time (with the units done so far), as
+    /// soon as each is complete: the workers go on while it writes. Workers are at most a few
+    /// chunks ahead of the sink, so memory does not grow with the run. Once `stop` is set no
+    /// chunk is begun, and the ones begun are finished and handed over. Returns the units
+    /// done (handed to the sink).
     ///
     /// # Errors
-    /// The first error `sink` returns.
+    /// The first error `sink` returns; no chunk is begun after it.
     pub fn run<E: Send>(
         &self,
         units: Range<u64>,
         stop: &AtomicBool,
         mut sink: impl FnMut(u64, Vec<Played>) -> Result<(), E> + Send,
     ) -> Result<u64, E> {
-        let mut next = units.start;
-        let mut written = units.start;
-        let mut pending: Option<(u64, Vec<Played>)> = None;
-        loop {
-            let more = next < units.end && !stop.load(Ordering::Relaxed);
-            if !more && pending.is_none() {
-                return Ok(written);
+        let workers = rayon::current_num_threads().max(1) as u64;
+        let chunk = self.chunk(&units, workers);
+        let ahead = chunk * workers * AHEAD;
+        let claims = Mutex::new(Claims {
+            next: units.start,
+            written: units.start,
+            halted: false,
+        });
+        let turn = Condvar::new();
+        let (done, results) = mpsc::channel::<(u64, Vec<Played>)>();
+        // The next chunk for a worker, once the sink is near enough; `None` when there is none.
+        let claim = || {
+            let mut c = claims.lock().expect("no worker panics holding the claims");
+            loop {
+                if c.halted || c.next >= units.end || stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                if c.next - c.written < ahead {
+                    let start = c.next;
+                    c.next = (start + chunk).min(units.end);
+                    return Some(start..c.next);
+                }
+                c = turn.wait(c).expect("no worker panics holding the claims");
             }
-            let end = if more {
-                (next + BATCH).min(units.end)
-            } else {
-                next
-            };
-            let (batch, wrote) = rayon::join(
-                || {
-                    (next..end)
-                        .into_par_iter()
-                        .map_init(Workspace::default, |workspace, u| self.play(u, workspace))
-                        .collect::<Vec<Played>>()
-                },
-                || match pending.take() {
-                    Some((done, batch)) => sink(done, batch).map(|()| Some(done)),
-                    None => Ok(None),
-                },
-            );
-            if let Some(done) = wrote? {
-                written = done;
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let done = done.clone();
+                scope.spawn(|| {
+                    let done = done;
+                    let mut workspace = Workspace::default();
+                    while let Some(chunk) = claim() {
+                        let start = chunk.start;
+                        let played = chunk.map(|u| self.play(u, &mut workspace)).collect();
+                        // The writer outlives the workers: it stops receiving only when all
+                        // of them are gone.
+                        let _ = done.send((start, played));
+                    }
+                });
             }
-            if more {
-                next = end;
-                pending = Some((next, batch));
+            drop(done);
+            let mut waiting = BTreeMap::new();
+            let mut written = units.start;
+            let mut failed = None;
+            for (start, played) in results {
+                waiting.insert(start, played);
+                while let Some(played) = waiting.remove(&written) {
+                    written += played.len() as u64;
+                    if failed.is_none() {
+                        failed = sink(written, played).err();
+                    }
+                    let mut c = claims.lock().expect("no worker panics holding the claims");
+                    c.written = written;
+                    c.halted = failed.is_some();
+                    turn.notify_all();
+                }
             }
-        }
+            match failed {
+                Some(e) => Err(e),
+                None => Ok(written),
+            }
+        })
     }
 }
 

@@ -51,7 +51,7 @@ fn balance_plays_every_rung_and_every_step_in_both_seats() {
     assert_eq!((&skill[0][1], &skill[0][2]), ("random", "greedy"));
     let page = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(page.contains("Skill trace"), "{page}");
-    assert!(out.join("seats-kalah.png").exists() && out.join("skill.svg").exists());
+    assert!(out.join("seats-1-kalah.png").exists() && out.join("skill.svg").exists());
     let run = std::fs::read_to_string(out.join("run.json")).unwrap();
     assert!(run.contains("\"opening\": 4"), "{run}");
 }

@@ -35,6 +35,7 @@ fn list_prints_name_board_region_and_source_of_each_variant() {
         text.lines().count() - 1,
         sowlab::lang::variant_files(&[super::util::path("variants")])
             .unwrap()
+            .files
             .len()
     );
 }

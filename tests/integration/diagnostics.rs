@@ -353,7 +353,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "sowlab::unreadable",
             "2:9",
             "\"cycle\"",
-            "cannot read `tests/bad/cycle`: not a regular file",
+            "cannot read `tests/bad/cycle`: not a `.sow` file; `extends` names rule files only",
         )],
     ),
     (
@@ -851,6 +851,7 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
     match kind {
         CompileErrorKind::Syntax { .. } => "Syntax",
         CompileErrorKind::UnclosedText => "UnclosedText",
+        CompileErrorKind::TooManySyntaxErrors { .. } => "TooManySyntaxErrors",
         CompileErrorKind::Unreadable { .. } => "Unreadable",
         CompileErrorKind::ExtendsCycle { .. } => "ExtendsCycle",
         CompileErrorKind::ExtendsTooDeep { .. } => "ExtendsTooDeep",
@@ -879,6 +880,7 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
 const ALL_KINDS: &[&str] = &[
     "Syntax",
     "UnclosedText",
+    "TooManySyntaxErrors",
     "Unreadable",
     "ExtendsCycle",
     "ExtendsTooDeep",
@@ -958,6 +960,7 @@ fn every_error_kind_is_exercised() {
     }
     let missing = compile_path(&util::path("no-such-variant.sow"), &[]).expect_err("missing");
     given.extend(missing.0.iter().map(|e| kind_name(&e.kind)));
+    given.extend(many_syntax_errors().0.iter().map(|e| kind_name(&e.kind)));
     for kind in ALL_KINDS {
         assert!(given.contains(kind), "no test gives a {kind} error");
     }
@@ -967,6 +970,32 @@ fn every_error_kind_is_exercised() {
             assert!(want.code.starts_with("sowlab::"), "{stem}: {}", want.code);
         }
     }
+}
+
+/// A file of 60 rules without their colons: more syntax errors than are reported.
+fn many_syntax_errors() -> CompileErrors {
+    let text = format!(
+        "game \"Many\" {{ source: \"s\" }}\nboard {{\n{}}}\n",
+        "  holes 6\n".repeat(60)
+    );
+    compile_text("many.sow", &text, &util::path("tests/bad")).expect_err("60 syntax errors")
+}
+
+/// Regression (issue 29): `check` stopped at 50 syntax errors without saying so. The 50 are
+/// followed by one that says the rest of the file was not checked, where it stopped.
+#[test]
+fn r29_a_file_with_more_syntax_errors_than_are_shown_says_so() {
+    let errors = many_syntax_errors();
+    assert_eq!(errors.0.len(), 51);
+    assert!(errors.0[..50]
+        .iter()
+        .all(|e| matches!(e.kind, CompileErrorKind::Syntax { .. })));
+    let last = &errors.0[50];
+    assert_eq!(
+        last.kind.to_string(),
+        "stopped after 50 syntax errors; more may follow from here: fix these and check again"
+    );
+    assert_eq!(last.span.start, errors.0[49].span.start);
 }
 
 /// The golden test: each bad file's report, byte for byte. `SOWLAB_BLESS=1` rewrites them.

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use sowlab::lang;
 use sowlab::source::SourceFile;
 
@@ -12,7 +14,9 @@ use super::util::{path, sowlab};
 /// whose errors are not syntax errors.
 fn rule_files() -> Vec<PathBuf> {
     let roots = [path("variants"), path("tests/bad")];
-    lang::variant_files(&roots).expect("the folders exist")
+    lang::variant_files(&roots)
+        .expect("the folders exist")
+        .files
 }
 
 fn formatted(file: &Path) -> Option<(String, String)> {
@@ -30,7 +34,7 @@ fn comments(text: &str) -> Vec<&str> {
 
 #[test]
 fn every_shipped_variant_is_formatted() {
-    let files = lang::variant_files(&[path("variants")]).unwrap();
+    let files = lang::variant_files(&[path("variants")]).unwrap().files;
     assert!(files.len() >= 8);
     for file in files {
         let (text, formatted) = formatted(&file).expect("shipped variants parse");
@@ -124,4 +128,83 @@ fn fmt_leaves_a_file_with_syntax_errors_untouched_and_says_where() {
         .code(1)
         .stderr(predicate::str::contains("broken.sow:2:15"));
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
+}
+
+/// `text` spaced differently wherever the language ignores spacing: each run of blanks
+/// outside texts and comments becomes another (a space, several, a tab, a line break, a blank
+/// line, a break and an indent; always a break after a comment, which ends at one), and
+/// blanks may appear before `:`, `,`, `{` and `}`. The words, texts and comments stay.
+fn respace(text: &str, rng: &mut ChaCha8Rng) -> String {
+    const BLANKS: [&str; 6] = [" ", "   ", " \t", "\n", "\n\n", "\n      "];
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    let mut after_comment = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '#' => {
+                out.push(c);
+                while let Some(c) = chars.next_if(|&c| c != '\n') {
+                    out.push(c);
+                }
+                after_comment = true;
+                continue;
+            }
+            c if c.is_whitespace() => {
+                while chars.next_if(|c| c.is_whitespace()).is_some() {}
+                let pick = if after_comment {
+                    BLANKS[rng.gen_range(3..BLANKS.len())]
+                } else {
+                    BLANKS[rng.gen_range(0..BLANKS.len())]
+                };
+                out.push_str(pick);
+            }
+            ':' | ',' | '{' | '}' => {
+                if !out.ends_with(char::is_whitespace) && rng.gen_bool(0.3) {
+                    out.push_str(BLANKS[rng.gen_range(0..BLANKS.len())]);
+                }
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+        after_comment = false;
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Regression (issue 29): `holes  :\n6 per row` was still listed by `fmt --check` after
+    /// `fmt`. Any spacing of any shipped file formats to a text that formatting leaves alone,
+    /// with the same rules.
+    #[test]
+    fn formatting_any_spacing_of_a_shipped_file_is_idempotent(pick in 0usize..1000, seed: u64) {
+        let files = lang::variant_files(&[path("variants")]).unwrap().files;
+        let file = &files[pick % files.len()];
+        let text = std::fs::read_to_string(file).unwrap();
+        let spaced = respace(&text, &mut ChaCha8Rng::seed_from_u64(seed));
+        let source = SourceFile::new(file.display().to_string(), spaced.clone());
+        let once = lang::format_source(&source)
+            .unwrap_or_else(|e| panic!("{}: respaced, it no longer parses:\n{}\n{spaced}", file.display(), e.render(false)));
+        let twice = lang::format_source(&SourceFile::new("again", once.clone())).unwrap();
+        proptest::prop_assert_eq!(&once, &twice, "{}, spaced as\n{}", file.display(), spaced);
+        let dir = file.parent().unwrap();
+        let rules = |t: &str| lang::compile_text("a.sow", t, dir).map(|r| r.hash()).ok();
+        proptest::prop_assert_eq!(rules(&text), rules(&once), "{}: the rules changed", file.display());
+    }
 }

@@ -12,7 +12,9 @@ use crate::util;
 
 /// Variants that play matches: the shipped ones, and shipped ones with other match rules.
 fn match_variants() -> Vec<(String, Rules)> {
-    let files = sowlab::lang::variant_files(&[util::path("variants")]).expect("variants/ reads");
+    let files = sowlab::lang::variant_files(&[util::path("variants")])
+        .expect("variants/ reads")
+        .files;
     let mut out: Vec<(String, Rules)> = files
         .iter()
         .map(|p| {

@@ -257,7 +257,7 @@ fn resume_refuses_a_directory_holding_another_experiment() {
             |_, _| {},
             EVERY
         ),
-        Err(output::OutputError::Different(_))
+        Err(output::OutputError::Different { .. })
     ));
 }
 

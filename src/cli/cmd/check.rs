@@ -10,7 +10,7 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let settings = settings(&args.set);
     let mut failed = 0;
     let mut unreadable = 0;
-    let files = lang::variant_files(&args.files)?;
+    let files = super::variant_files(&args.files, console)?;
     for path in &files {
         let file = match lang::read_variant(path) {
             Ok(file) => file,

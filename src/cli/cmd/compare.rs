@@ -8,6 +8,7 @@ use super::super::args::{BalanceArgs, CompareArgs, RunArgs, SweepArgs};
 use super::super::values::{Pairing, Setting};
 use super::super::{repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
 use super::simulate::{execute, plan, Plan, Source};
+use crate::made;
 use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;
 use crate::report::error::ReportError;
@@ -21,7 +22,7 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
     let command = format!(
         "sowlab compare {files}{} --out {}{}{}",
         run_flags(&args.run),
-        args.out.display(),
+        made::quote_path(&args.out),
         repeated("--set", &args.set),
         scoring_flag(args.score_unfinished)
     );
@@ -34,7 +35,7 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
 /// them.
 fn sources(variants: &[PathBuf], set: &[Setting]) -> (Vec<Source>, String) {
     let sources = variants.iter().map(|v| (v.clone(), set.to_vec())).collect();
-    let files: Vec<String> = variants.iter().map(|v| v.display().to_string()).collect();
+    let files: Vec<String> = variants.iter().map(|v| made::quote_path(v)).collect();
     (sources, files.join(" "))
 }
 
@@ -74,10 +75,10 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     let mut plan = plan(&sources, &args.run, false, true)?;
     let command = format!(
         "sowlab sweep {}{}{} --out {}{}",
-        args.variant.display(),
+        made::quote_path(&args.variant),
         repeated("--set", &args.set),
         run_flags(&args.run),
-        args.out.display(),
+        made::quote_path(&args.out),
         scoring_flag(args.score_unfinished)
     );
     // A grid has no single `simulate` command; the sweep's own reproduces it.
@@ -109,7 +110,7 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
         args.games,
         args.seed,
         args.opening,
-        args.out.display(),
+        made::quote_path(&args.out),
         repeated("--set", &args.set)
     );
     plan.info.command = command.clone();
@@ -171,6 +172,8 @@ fn build(
     console: &mut Console<'_>,
     report: impl FnOnce(&mut OutDir, &[f64]) -> Result<(), ReportError>,
 ) -> Result<Outcome, Error> {
+    let out = &super::out_dir(out, console)?;
+    outdir::check_replaceable(out)?;
     let (scratch, old) = beside(out);
     // Refused before any game is played.
     outdir::check(out, Kind::Report)?;

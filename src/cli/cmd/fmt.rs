@@ -4,11 +4,11 @@
 use super::super::args::FmtArgs;
 use super::super::{Console, Error, Outcome};
 use crate::lang;
-use crate::outdir::disk::replace_file;
+use crate::outdir::disk::{replace_file, Links};
 
 /// Formats each file; prints the paths of those that change (with `--check`, that would).
 pub fn run(args: &FmtArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    let files = lang::variant_files(&args.files)?;
+    let files = super::variant_files(&args.files, console)?;
     let mut changed = 0;
     let mut failed = 0;
     for path in &files {
@@ -26,7 +26,8 @@ pub fn run(args: &FmtArgs, console: &mut Console<'_>) -> Result<Outcome, Error> 
         }
         changed += 1;
         if !args.check {
-            replace_file(path, text.as_bytes())?;
+            // A link is kept: the file it names is the one formatted.
+            replace_file(path, text.as_bytes(), Links::Follow)?;
         }
         writeln!(console.out, "{}", path.display()).map_err(Error::Stdout)?;
     }

@@ -7,7 +7,7 @@ use crate::lang;
 /// Prints the table, columns aligned, under a header; files that do not compile are named on
 /// stderr with their first error.
 pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    let files = lang::variant_files(&args.paths)?;
+    let files = super::variant_files(&args.paths, console)?;
     let mut rows = vec![["file", "name", "board", "region", "source"].map(String::from)];
     let mut failed = 0;
     for path in &files {

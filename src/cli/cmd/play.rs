@@ -1,13 +1,16 @@
 //! `sowlab play FILE [--vs AGENT] [--seat south|north] [--seed S]`: reads command lines, hands
 //! them to a [`Session`], prints its replies and writes the files `save` asks for.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::{BufRead, IsTerminal, Read};
 
 use super::super::args::PlayArgs;
 use super::super::{load_rules, repeated, Console, Error, Outcome};
-use crate::outdir::disk::{replace_file, FileError};
+use crate::outdir::disk::{create_file, replace_file, FileError, Links};
 use crate::play::{Session, Setup};
 use crate::rules::Side;
+
+/// The longest command line read: a longer one is skipped, never held whole in memory.
+const LONGEST_LINE: u64 = 4096;
 
 /// Plays until `quit` or the end of `input`. A failed `save` is said at once and the game goes
 /// on; if no later save succeeded, the session then ends with that error (exit code 2), so a
@@ -29,7 +32,7 @@ pub fn run(
         source: args.file.display().to_string(),
         replay: format!(
             "sowlab trace {}{}",
-            args.file.display(),
+            crate::made::quote_path(&args.file),
             repeated("--set", &args.set)
         ),
         colour: screen,
@@ -49,9 +52,20 @@ pub fn run(
             print(&session.prompt())?;
         }
         bytes.clear();
-        if input.read_until(b'\n', &mut bytes).map_err(Error::Stdin)? == 0 {
+        let read = (&mut *input)
+            .take(LONGEST_LINE + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(Error::Stdin)?;
+        if read == 0 {
             print(&format!("\n{}", session.end_of_input()))?;
             break;
+        }
+        if bytes.len() as u64 > LONGEST_LINE {
+            input.skip_until(b'\n').map_err(Error::Stdin)?;
+            print(&format!(
+                "a line of more than {LONGEST_LINE} bytes is no command; it was ignored\n"
+            ))?;
+            continue;
         }
         let line = String::from_utf8_lossy(&bytes);
         let line = line.trim_end_matches(['\n', '\r']);
@@ -63,10 +77,22 @@ pub fn run(
         let reply = session.command(line);
         print(&reply.text)?;
         if let Some(save) = reply.save {
-            match replace_file(&save.path, save.contents.as_bytes()) {
+            let written = if save.replace {
+                replace_file(&save.path, save.contents.as_bytes(), Links::Refuse)
+            } else {
+                create_file(&save.path, save.contents.as_bytes())
+            };
+            match written {
                 Ok(()) => {
                     print(&save.done)?;
                     failed = None;
+                }
+                Err(e) if e.source.kind() == std::io::ErrorKind::AlreadyExists => {
+                    print(&format!(
+                        "cannot save: `{}` exists; `save! FILE` replaces it\n",
+                        save.path.display()
+                    ))?;
+                    failed = Some(e);
                 }
                 Err(e) => {
                     print(&format!("cannot save: {e}\n"))?;

@@ -13,7 +13,7 @@ use crate::engine::Match;
 use crate::made;
 use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
-use crate::sim::merge::Shards;
+use crate::sim::merge::{shard_flag, Shards};
 use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
 use crate::sim::record::Name;
 use crate::sim::runner::{units, Entrant, Experiment, Shard};
@@ -79,10 +79,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
             pairings: pairings.len(),
         });
     }
-    let files: Vec<String> = sources
-        .iter()
-        .map(|(f, _)| f.display().to_string())
-        .collect();
+    let files: Vec<String> = sources.iter().map(|(f, _)| made::quote_path(f)).collect();
     let settings = sources.first().map_or(&[][..], |(_, s)| s.as_slice());
     let command = format!(
         "sowlab simulate {}{}{}{}",
@@ -150,6 +147,7 @@ pub fn execute(
     let units = match shard {
         Some(shard) => {
             info.shard = Some(shard.to_string());
+            info.command.push_str(&shard_flag(shard));
             shard.units(total)
         }
         None => 0..total,
@@ -184,7 +182,8 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
         .map(|v| (v.clone(), args.set.clone()))
         .collect();
     let plan = plan(&sources, &args.run, args.moves, false)?;
-    let mut dir = OutDir::open(&args.out, Kind::Run)?;
+    let out = super::out_dir(&args.out, console)?;
+    let mut dir = OutDir::open(&out, Kind::Run)?;
     let finish = execute(
         &plan,
         args.shard,
@@ -203,22 +202,23 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
         what,
         units,
         rounds: args.run.r#match.then_some(rounds),
-        dir: args.out.clone(),
+        dir: out,
         files,
     }))
 }
 
 /// `sowlab merge`.
-pub fn merge(args: &MergeArgs) -> Result<Outcome, Error> {
+pub fn merge(args: &MergeArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     // The shards are checked before `--out` is created.
     let shards = Shards::read(&args.shards)?;
-    let mut dir = OutDir::open(&args.out, Kind::Run)?;
+    let out = super::out_dir(&args.out, console)?;
+    let mut dir = OutDir::open(&out, Kind::Run)?;
     let merged = shards.merge_into(&mut dir, &made::today())?;
     Ok(Outcome::Wrote(Closing {
         what: Wrote::Merged(merged.shards),
         units: merged.units,
         rounds: merged.rounds,
-        dir: args.out.clone(),
+        dir: out,
         files: dir.finish()?,
     }))
 }

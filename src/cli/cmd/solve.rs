@@ -59,7 +59,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             rules: rules.hash(),
             holes_per_row: rules.holes_per_row(),
             seeds: rules.total_seeds(),
-            estimate: solve::estimate(&rules).to_string(),
+            estimate: solve::estimate_text(solve::estimate(&rules)),
             margin: solution.value.margin,
             winner: solution.value.winner(),
             best: solution.best().into_iter().map(name).collect(),
