@@ -561,7 +561,7 @@ fn capture(c: &Capture) -> String {
         Base::Next => "the hole after it".to_string(),
         Base::AfterNext => "the hole after the next one".to_string(),
         Base::AfterNextAndOpposite => {
-            "the hole after the next one and the hole opposite it".to_string()
+            "the hole after the next one and, if it holds seeds, the hole opposite it".to_string()
         }
         Base::OppositeOfNext => "the hole opposite the next one".to_string(),
         Base::Every(ref e) => format!("every hole of the board where {}", condition(e)),
