@@ -698,9 +698,6 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         }
         let capturing_seed = u16::from(rule.target.with_capturing_seed);
         let mut seeds = self.pos.sum(taken) as u16 + capturing_seed;
-        if seeds == 0 {
-            return Ok(None);
-        }
         if rule.grand_slam != GrandSlam::Captures {
             let theirs = self.pos.owned(self.mover().other());
             let on_their_side = self.pos.sum(theirs);
@@ -726,6 +723,11 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                     }
                 }
             }
+        }
+        // Taking no seed is no capture (a grand slam may leave only the hole it would take):
+        // no extra turn, and the next capture rule may still fire.
+        if seeds == 0 {
+            return Ok(None);
         }
         let to = match rule.recipient {
             Recipient::Mover => self.mover(),

@@ -345,9 +345,11 @@ pub enum GrandSlam {
     /// It captures, the game ends, and the seeds left go to the player captured from
     /// (Grand Coastal Oh-Wah-Ree).
     CapturesOpponentTakesRest,
-    /// It captures all but the opponent's first hole (in the direction of sowing).
+    /// It captures all but the opponent's first hole (in the direction of sowing); a capture
+    /// of that hole alone takes nothing, and is no capture.
     AllButFirstHole,
-    /// It captures all but the opponent's last hole (in the direction of sowing).
+    /// It captures all but the opponent's last hole (in the direction of sowing), as
+    /// `AllButFirstHole`.
     AllButLastHole,
 }
 
