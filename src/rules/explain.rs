@@ -151,10 +151,11 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         format!("{direction}, each lap starting in {start}"),
     );
     if s.ring == Ring::OwnRow {
+        let store = if b.stores.sown() { " and store" } else { "" };
         say(
             "Sowing",
             "ring",
-            "each player sows round their own row only".into(),
+            format!("each player sows round their own row{store} only"),
         );
     }
     if s.min_seeds > 1 {
