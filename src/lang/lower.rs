@@ -519,8 +519,10 @@ impl<'a> Lowering<'a> {
             }
             sowing.opening = holes.iter().map(|&h| h.min(255) as u8).collect();
         }
-        // Positions a lap can visit: the holes, and the mover's store when stores are sown.
-        let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores.sown());
+        // Positions a lap can visit: the holes of both rows, or of the mover's own under
+        // `ring: own row`, and the mover's store when stores are sown.
+        let rows = if own_row { 1 } else { 2 };
+        let ring = rows * u16::from(board.holes_per_row) + u16::from(board.stores.sown());
         sowing.origin_skip = match skip {
             None | Some((_, Skip::Never)) => OriginSkip::Never,
             Some((at, Skip::From(from, laps))) => {
