@@ -582,9 +582,13 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         };
         let mut taken = 1u64 << first;
         let mut last = first;
+        // What a capture takes beyond its first hole (the hole across from the hole after
+        // next, a chain) goes with that hole: an empty one takes nothing and starts no chain,
+        // as two empty holes end a Pallanguzhi-family sowing with no capture.
+        let started = self.pos.seeds[first] > 0;
         match rule.target.base {
             Base::HoleAndOpposite => taken |= 1 << opposite(at),
-            Base::AfterNextAndOpposite => taken |= 1 << opposite(first),
+            Base::AfterNextAndOpposite if started => taken |= 1 << opposite(first),
             Base::Every(c) => {
                 taken = 0;
                 for h in 0..g.holes {
@@ -595,7 +599,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             }
             _ => {}
         }
-        if let Some(chain) = &rule.target.chain {
+        if let Some(chain) = rule.target.chain.as_ref().filter(|_| started) {
             let limit = if chain.limit == 0 {
                 u8::MAX
             } else {
@@ -662,7 +666,9 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             at
         };
         let mut taken = 1u64 << first;
-        if let Some(chain) = &rule.target.chain {
+        // No chain from an empty first hole (an empty opposite), as in `Sower::capture`.
+        let started = self.pos.seeds[first] > 0;
+        if let Some(chain) = rule.target.chain.as_ref().filter(|_| started) {
             let step = &g.preceding[self.d()];
             let mut p = usize::from(step[first]);
             while p != first && self.holds(&chain.condition, p) {
@@ -692,9 +698,6 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         }
         let capturing_seed = u16::from(rule.target.with_capturing_seed);
         let mut seeds = self.pos.sum(taken) as u16 + capturing_seed;
-        if seeds == 0 {
-            return Ok(None);
-        }
         if rule.grand_slam != GrandSlam::Captures {
             let theirs = self.pos.owned(self.mover().other());
             let on_their_side = self.pos.sum(theirs);
@@ -720,6 +723,11 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
                     }
                 }
             }
+        }
+        // Taking no seed is no capture (a grand slam may leave only the hole it would take):
+        // no extra turn, and the next capture rule may still fire.
+        if seeds == 0 {
+            return Ok(None);
         }
         let to = match rule.recipient {
             Recipient::Mover => self.mover(),

@@ -380,6 +380,7 @@ impl<'a> Lowering<'a> {
         let mut lifted = None;
         let mut opening = None;
         let mut bear_off = None;
+        let mut ring_at = None;
         let row = u64::from(board.holes_per_row);
         for at in self.sowing.values() {
             match at.rule() {
@@ -428,7 +429,10 @@ impl<'a> Lowering<'a> {
                         .map_or(1, |n| n as u16);
                     sowing.min_seeds_waived = *waived;
                 }
-                SowingRule::Ring(r) => sowing.ring = *r,
+                SowingRule::Ring(r) => {
+                    sowing.ring = *r;
+                    ring_at = Some(at);
+                }
                 SowingRule::FirstMove(spec) => {
                     let what = "a hole of the row, counted from the player's left";
                     let mut places = 0u32;
@@ -486,6 +490,15 @@ impl<'a> Lowering<'a> {
                 self.error_at(at, kind);
             }
         }
+        // A lap round the mover's own row passes their store only.
+        let own_row = sowing.ring == Ring::OwnRow;
+        if let Some(at) = ring_at.filter(|_| own_row && board.stores == Stores::SownByBoth) {
+            let kind = CompileErrorKind::Clash {
+                rule: "ring",
+                other: "the stores are sown by both players, but a lap round the mover's own row never reaches the opponent's store",
+            };
+            self.error_at(at, kind);
+        }
         if let Some((at, holes)) = opening {
             // The prescribed moves alternate from the starter (none of them earns a turn
             // while the opening lasts: the engine plays them as given).
@@ -506,8 +519,10 @@ impl<'a> Lowering<'a> {
             }
             sowing.opening = holes.iter().map(|&h| h.min(255) as u8).collect();
         }
-        // Positions a lap can visit: the holes, and the mover's store when stores are sown.
-        let ring = 2 * u16::from(board.holes_per_row) + u16::from(board.stores.sown());
+        // Positions a lap can visit: the holes of both rows, or of the mover's own under
+        // `ring: own row`, and the mover's store when stores are sown.
+        let rows = if own_row { 1 } else { 2 };
+        let ring = rows * u16::from(board.holes_per_row) + u16::from(board.stores.sown());
         sowing.origin_skip = match skip {
             None | Some((_, Skip::Never)) => OriginSkip::Never,
             Some((at, Skip::From(from, laps))) => {

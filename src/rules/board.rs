@@ -180,21 +180,21 @@ impl Geometry {
         };
         for side in Side::BOTH {
             let mut ring = Vec::with_capacity(holes + 2);
-            match sowing.ring {
-                Ring::Board => {
-                    for s in Side::BOTH {
-                        ring.extend(run(s));
-                        let sown = match board.stores {
-                            Stores::Sown => s == side,
-                            Stores::SownByBoth => true,
-                            Stores::None | Stores::Kept => false,
-                        };
-                        if sown {
-                            ring.push(store(s));
-                        }
-                    }
+            for s in Side::BOTH {
+                // Each row, then its store where the player sowing sows it; under `ring: own
+                // row`, the mover's row and store only.
+                if sowing.ring == Ring::OwnRow && s != side {
+                    continue;
                 }
-                Ring::OwnRow => ring.extend(run(side)),
+                ring.extend(run(s));
+                let sown = match board.stores {
+                    Stores::Sown => s == side,
+                    Stores::SownByBoth => true,
+                    Stores::None | Stores::Kept => false,
+                };
+                if sown {
+                    ring.push(store(s));
+                }
             }
             for direction in [Direction::Counterclockwise, Direction::Clockwise] {
                 let table = &mut g.next[direction.index()][side.index()];
@@ -333,5 +333,11 @@ mod tests {
         assert_eq!(g.landing[south][1][6], NONE); // back in hole 1
         assert_eq!(g.landing[south][8][6], 5); // 0 to 5
         assert_eq!(g.landing[south][8][7], NONE); // hole 0 again
+                                                  // With sown stores, the own store comes between the row's last hole and its first.
+        let own_row = "extends \"kalah.sow\"\nsowing { ring: own row }\n";
+        let g = crate::lang::beside_shipped(own_row).geometry;
+        assert_eq!(g.landing[south][4][2], NONE); // 5, store
+        assert_eq!(g.landing[south][4][3], 0); // 5, store, 0
+        assert_eq!(g.landing[north][10][3], 6); // 11, store, 6
     }
 }

@@ -257,7 +257,8 @@ pub enum Base {
     Next,
     /// The hole after the next one (across an empty hole, in the Pallanguzhi family).
     AfterNext,
-    /// The hole after the next one and the hole across from it (Ali Guli Mane).
+    /// The hole after the next one and, if that holds seeds, the hole across from it (Ali
+    /// Guli Mane).
     AfterNextAndOpposite,
     /// The hole across from the next one.
     OppositeOfNext,
@@ -297,7 +298,8 @@ pub struct Target {
     pub base: Base,
     /// The seed that made the capture goes too.
     pub with_capturing_seed: bool,
-    /// Further holes taken with it; the chain stops before it would come back round.
+    /// Further holes taken with it, if its first hole holds seeds; the chain stops before it
+    /// would come back round.
     pub chain: Option<Chain>,
 }
 
@@ -343,9 +345,11 @@ pub enum GrandSlam {
     /// It captures, the game ends, and the seeds left go to the player captured from
     /// (Grand Coastal Oh-Wah-Ree).
     CapturesOpponentTakesRest,
-    /// It captures all but the opponent's first hole (in the direction of sowing).
+    /// It captures all but the opponent's first hole (in the direction of sowing); a capture
+    /// of that hole alone takes nothing, and is no capture.
     AllButFirstHole,
-    /// It captures all but the opponent's last hole (in the direction of sowing).
+    /// It captures all but the opponent's last hole (in the direction of sowing), as
+    /// `AllButFirstHole`.
     AllButLastHole,
 }
 

@@ -151,10 +151,11 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         format!("{direction}, each lap starting in {start}"),
     );
     if s.ring == Ring::OwnRow {
+        let store = if b.stores.sown() { " and store" } else { "" };
         say(
             "Sowing",
             "ring",
-            "each player sows round their own row only".into(),
+            format!("each player sows round their own row{store} only"),
         );
     }
     if s.min_seeds > 1 {
@@ -561,7 +562,7 @@ fn capture(c: &Capture) -> String {
         Base::Next => "the hole after it".to_string(),
         Base::AfterNext => "the hole after the next one".to_string(),
         Base::AfterNextAndOpposite => {
-            "the hole after the next one and the hole opposite it".to_string()
+            "the hole after the next one and, if it holds seeds, the hole opposite it".to_string()
         }
         Base::OppositeOfNext => "the hole opposite the next one".to_string(),
         Base::Every(ref e) => format!("every hole of the board where {}", condition(e)),

@@ -160,6 +160,15 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         ],
     ),
     (
+        "clash-own-row-sown-by-both",
+        &[at(
+            "sowlab::clash",
+            "7:10",
+            "ring: own row",
+            "`ring` cannot hold here: the stores are sown by both players, but a lap round the mover's own row never reaches the opponent's store",
+        )],
+    ),
+    (
         "clash-skip-origin-lifted-hole",
         &[
             at(

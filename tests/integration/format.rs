@@ -10,10 +10,14 @@ use sowlab::source::SourceFile;
 
 use super::util::{path, sowlab};
 
-/// Every rule file of the repository that parses: the shipped variants and the bad files
-/// whose errors are not syntax errors.
+/// Every rule file of the repository that parses: the shipped variants, the golden cases' own
+/// and the bad files whose errors are not syntax errors.
 fn rule_files() -> Vec<PathBuf> {
-    let roots = [path("variants"), path("tests/bad")];
+    let roots = [
+        path("variants"),
+        path("tests/golden/corners"),
+        path("tests/bad"),
+    ];
     lang::variant_files(&roots)
         .expect("the folders exist")
         .files

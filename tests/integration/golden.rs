@@ -1,6 +1,7 @@
 //! Golden rule cases: hand-worked positions in `tests/golden/<variant>/*.trace` (format in
 //! `tests/golden/README.md`), each played from a set-up position and compared, move by move,
-//! with the full JSON state; and the readable trace of a short Hoyito I game.
+//! with the full JSON state, on a shipped variant or on a rule file written for the cases
+//! alone; and the readable trace of a short Hoyito I game.
 
 use std::path::{Path, PathBuf};
 
@@ -295,6 +296,18 @@ fn run(case: &Case, rules: &Rules) -> Result<(), String> {
     Ok(())
 }
 
+/// The rules a case is played on: `tests/golden/<name>.sow`, a rule file written for the
+/// golden cases alone (rule corners no shipped variant uses), or else the shipped variant
+/// `variants/<name>.sow`.
+fn rules_of(name: &str) -> Rules {
+    let own = util::path(&format!("tests/golden/{name}.sow"));
+    if !own.is_file() {
+        return util::variant(name);
+    }
+    sowlab::lang::compile_path(&own, &[])
+        .unwrap_or_else(|e| panic!("{} does not compile:\n{}", own.display(), e.render(false)))
+}
+
 /// Every `tests/golden/**/*.trace`, sorted.
 fn trace_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
@@ -317,8 +330,9 @@ fn trace_files() -> Vec<PathBuf> {
 /// but never fails.
 fn check(name: &str, text: &str) -> Result<(), String> {
     let case = parse(text)?;
-    // `tests/golden/<variant>/<case>.trace`: the folder names the variant file, as
-    // `variants/<variant>.sow` (`catalogue/awale` for a catalogue game).
+    // `tests/golden/<variant>/<case>.trace`: the folder names the rule file, as
+    // `variants/<variant>.sow` (`catalogue/awale` for a catalogue game) or
+    // `tests/golden/<variant>.sow` (`corners/across-empty`).
     let folder = Path::new(name)
         .parent()
         .and_then(|d| d.strip_prefix("tests/golden").ok())
@@ -329,10 +343,7 @@ fn check(name: &str, text: &str) -> Result<(), String> {
     {
         return Err(format!("the folder is not the variant `{}`", case.variant));
     }
-    match (
-        run(&case, &util::variant(&case.variant)),
-        &case.known_failure,
-    ) {
+    match (run(&case, &rules_of(&case.variant)), &case.known_failure) {
         (Err(e), Some(why)) => eprintln!("known failure (not counted) {name}: {why}\n{e}"),
         (Ok(()), Some(why)) => {
             eprintln!("known failure {name} now passes ({why}): remove the mark")
@@ -397,7 +408,7 @@ fn golden_trace_text_of_a_short_hoyito_i_game() {
 fn golden_runner_notices_a_wrong_expectation() {
     for file in trace_files() {
         let case = parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let rules = util::variant(&case.variant);
+        let rules = rules_of(&case.variant);
         for k in 0..case.steps.len() {
             let mut variants = Vec::new();
             match &case.steps[k] {

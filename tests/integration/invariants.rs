@@ -556,8 +556,8 @@ const TWEAKS: &[(&str, &str)] = &[
          end { no move: end, to owners }\n",
     ),
     (
-        "own-row rings, sown stores for both, opposite counts and equal opposites",
-        "game \"Rings\" { source: \"t\" }\nboard { stores: sown by both }\nsowing { ring: own row  drop cap: 500 }\n\
+        "own-row rings through their sown stores, opposite counts and equal opposites",
+        "game \"Rings\" { source: \"t\" }\nboard { stores: sown }\nsowing { ring: own row  drop cap: 500 }\n\
          capture \"c\" { on: last drop of the move  if: count is odd and opposite count is 1, 2 or at least 4 and next occupied  take: hole and opposite }\n\
          capture \"e\" { on: last drop of the move  if: opposite equal  take: opposite }\n\
          end { empty row: opponent's, to owners  winner: first to empty own holes }\n",
