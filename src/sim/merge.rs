@@ -232,6 +232,17 @@ impl Shards {
             State::Complete(_) => return Err(OutputError::Finished(path).into()),
         }
         dir.claim(&output::names(&path))?;
+        let merged = self.write(&path, date);
+        if merged.is_err() {
+            // Shards found wrong on the way (a row out of place) leave no half merge behind.
+            let _ = dir.clear();
+        }
+        merged
+    }
+
+    /// The merge's files, written into `path`, committed.
+    fn write(&self, path: &Path, date: &str) -> Result<Merged, MergeError> {
+        let (whole, path) = (&self.whole, path.to_path_buf());
         let disk: &mut dyn Disk = &mut RealDisk;
         let parts = &self.parts;
         let rounds = if whole.matches {

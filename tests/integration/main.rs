@@ -9,6 +9,7 @@ mod diagnostics;
 mod diff;
 mod format;
 mod golden;
+mod hostile;
 mod invariants;
 mod matches;
 mod outputs_doc;

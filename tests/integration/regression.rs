@@ -14,7 +14,7 @@ use sowlab::outdir::{Kind, OutDir};
 use sowlab::sim::output::{self, Finish, Job, OutputError, RunInfo};
 use sowlab::sim::runner::{Entrant, Experiment};
 
-use super::util::{path, root, sowlab, untimed, variant};
+use super::util::{path, root, sowlab, text, untimed, variant};
 
 // ------------------------------------------------------------------------------ helpers
 
@@ -56,10 +56,6 @@ fn wait_until(what: &str, ready: impl Fn() -> bool) {
 /// Whether the `.sowlab` marker of `dir` names process `pid` as the run holding it.
 fn held_by(dir: &Path, pid: u32) -> bool {
     fs::read_to_string(dir.join(".sowlab")).is_ok_and(|t| t.contains(&format!("\"pid\": {pid}")))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `sowlab ARGS` with a time limit; the output.

@@ -55,3 +55,47 @@ pub fn untimed(finish: sowlab::sim::output::Finish) -> sowlab::sim::output::Fini
         other => other,
     }
 }
+
+/// What stands at a path, links not followed: what a run must leave alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// A directory.
+    Dir,
+    /// A regular file, with its bytes and permission bits.
+    File(Vec<u8>, u32),
+    /// A symbolic link, with what it names.
+    Link(PathBuf),
+}
+
+/// Everything under `dir` (itself not included), links not followed, by path, sorted.
+pub fn tree(dir: &Path) -> Vec<(PathBuf, Entry)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(at) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("a readable entry").path();
+            let metadata = std::fs::symlink_metadata(&path).expect("an entry's metadata");
+            let kind = if metadata.file_type().is_symlink() {
+                Entry::Link(std::fs::read_link(&path).expect("a readable link"))
+            } else if metadata.is_dir() {
+                pending.push(path.clone());
+                Entry::Dir
+            } else {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                Entry::File(bytes, metadata.permissions().mode())
+            };
+            found.push((path, kind));
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// Bytes as text, for messages.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

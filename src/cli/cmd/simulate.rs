@@ -1,5 +1,6 @@
 //! `sowlab simulate` and `sowlab merge`.
 
+use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
@@ -212,8 +213,18 @@ pub fn merge(args: &MergeArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     // The shards are checked before `--out` is created.
     let shards = Shards::read(&args.shards)?;
     let out = super::out_dir(&args.out, console)?;
+    let created = fs::symlink_metadata(&out).is_err();
     let mut dir = OutDir::open(&out, Kind::Run)?;
-    let merged = shards.merge_into(&mut dir, &made::today())?;
+    let merged = match shards.merge_into(&mut dir, &made::today()) {
+        Ok(merged) => merged,
+        Err(e) => {
+            // A directory made for a merge that failed goes with it.
+            if created {
+                let _ = dir.remove();
+            }
+            return Err(e.into());
+        }
+    };
     Ok(Outcome::Wrote(Closing {
         what: Wrote::Merged(merged.shards),
         units: merged.units,
