@@ -592,20 +592,22 @@ fn r29_7_folder_walks_take_linked_files_and_say_what_they_pass_over() {
     assert!(stderr.contains("d16`: deeper than 16 folders"), "{stderr}");
 }
 
+/// `check` of a rule file holding `text`, which must find errors in it: its stderr.
+fn check_errors(text_of_file: &str) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("bad.sow");
+    fs::write(&file, text_of_file).unwrap();
+    let output = run(&["check", &shown(&file)]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    stderr
+}
+
 /// `extends` read any file and `check` printed its lines (`extends "/etc/passwd"`). Now a
 /// file that is not a `.sow` file is refused before it is read.
 #[test]
 fn r29_7_extends_reads_only_rule_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("child.sow");
-    fs::write(
-        &file,
-        "extends \"/etc/passwd\"\ngame \"G\" { source: \"s\" }\n",
-    )
-    .unwrap();
-    let output = run(&["check", &shown(&file)]);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let stderr = check_errors("extends \"/etc/passwd\"\ngame \"G\" { source: \"s\" }\n");
     assert!(stderr.contains("not a `.sow` file"), "{stderr}");
     assert!(!stderr.contains("root:"), "{stderr}");
 }
@@ -615,21 +617,13 @@ fn r29_7_extends_reads_only_rule_files() {
 /// in the file as `?`.
 #[test]
 fn r29_7_escape_sequences_never_reach_the_terminal() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("escape.sow");
-    fs::write(
-        &file,
-        "game \"\u{1b}[2J\u{1b}]0;owned\u{7}Red\" { source: \"s\" }\n# \u{1b}[31m\n",
-    )
-    .unwrap();
-    let output = run(&["check", &shown(&file)]);
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let stderr =
+        check_errors("game \"\u{1b}[2J\u{1b}]0;owned\u{7}Red\" { source: \"s\" }\n# \u{1b}[31m\n");
     assert!(
         !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
         "{stderr:?}"
     );
-    assert!(stderr.contains("escape.sow:1:7"), "{stderr}");
+    assert!(stderr.contains("bad.sow:1:7"), "{stderr}");
 }
 
 /// `play` read a whole line into memory (a 300 MB line cost 927 MB), and its suggested
