@@ -40,6 +40,17 @@ fn succeeds(args: &[&str]) -> String {
     stderr
 }
 
+/// The binary, run from the repository root by `sh` after `limits` (`ulimit -v 65536`, say).
+fn limited(limits: &str) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("{limits} && exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("sowlab"))
+        .current_dir(path(""));
+    command
+}
+
 fn shown(path: &Path) -> String {
     path.display().to_string()
 }
@@ -49,40 +60,21 @@ const HOYITO: &str = "variants/hoyito-i.sow";
 /// `compare`, `sweep` and `balance` of Hoyito I into `out`, two games a cell.
 fn report_commands(out: &Path) -> [Vec<String>; 3] {
     let out = shown(out);
-    let words = |w: &[&str]| w.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let command = |head: &[&str]| -> Vec<String> {
+        let tail = ["--games", "2", "--out", &out];
+        head.iter().chain(&tail).map(ToString::to_string).collect()
+    };
     [
-        words(&[
-            "compare",
-            HOYITO,
-            "--games",
-            "2",
-            "--agents",
-            "random,random",
-            "--out",
-            &out,
-        ]),
-        words(&[
+        command(&["compare", HOYITO, "--agents", "random,random"]),
+        command(&[
             "sweep",
             HOYITO,
             "--set",
             "holes=6..7",
-            "--games",
-            "2",
             "--agents",
             "random,random",
-            "--out",
-            &out,
         ]),
-        words(&[
-            "balance",
-            HOYITO,
-            "--ladder",
-            "random,greedy",
-            "--games",
-            "2",
-            "--out",
-            &out,
-        ]),
+        command(&["balance", HOYITO, "--ladder", "random,greedy"]),
     ]
 }
 
@@ -263,10 +255,7 @@ fn r29_3_play_save_never_overwrites_a_file_unless_asked() {
 fn r29_4_match_runs_with_moves_stream_in_flat_memory() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("matches");
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 65536 && exec \"$0\" \"$@\"")
-        .arg(assert_cmd::cargo::cargo_bin("sowlab"))
+    let output = limited("ulimit -v 65536")
         .args([
             "simulate",
             &shown(&path("variants/hoyito-i-9.sow")),
@@ -296,39 +285,45 @@ fn r29_4_match_runs_with_moves_stream_in_flat_memory() {
 
 // ------------------------------------------------------------------------------ 5: charts
 
-/// `balance` named charts after a slug of the variant's name: "Oware!" and "oware?" both
-/// wrote `seats-oware.svg`, and one variant's section showed the other's chart. Now charts
-/// are numbered as the variants are given.
-#[test]
-fn r29_5_two_variants_whose_names_read_alike_have_a_chart_each() {
-    let tmp = tempfile::tempdir().unwrap();
+/// A file `FILE` in `dir` that extends Kalah under the name `name`: its path.
+fn kalah_named(dir: &Path, file: &str, name: &str) -> String {
+    let file = dir.join(file);
     let kalah = shown(&path("variants/kalah.sow"));
-    let mut files = Vec::new();
-    for name in ["Oware!", "oware?"] {
-        let file = tmp.path().join(format!("{}.sow", files.len()));
-        fs::write(
-            &file,
-            format!("extends \"{kalah}\"\ngame \"{name}\" {{ source: \"a test\" }}\n"),
-        )
-        .unwrap();
-        files.push(shown(&file));
-    }
-    let out = tmp.path().join("balance");
-    succeeds(&[
-        "balance",
-        &files[0],
-        &files[1],
+    let text = format!("extends \"{kalah}\"\ngame \"{name}\" {{ source: \"a test\" }}\n");
+    fs::write(&file, text).unwrap();
+    shown(&file)
+}
+
+/// `balance` of `files` on Kalah's smallest board, random against greedy, into `out`.
+fn small_balance(files: &[String], out: &Path) {
+    let mut args: Vec<&str> = vec!["balance"];
+    args.extend(strs(files));
+    args.extend([
         "--ladder",
         "random,greedy",
         "--games",
         "2",
         "--set",
         "holes=3",
-        "--set",
-        "seeds=2",
-        "--out",
-        &shown(&out),
     ]);
+    args.extend(["--set", "seeds=2", "--out"]);
+    let out = shown(out);
+    args.push(&out);
+    succeeds(&args);
+}
+
+/// `balance` named charts after a slug of the variant's name: "Oware!" and "oware?" both
+/// wrote `seats-oware.svg`, and one variant's section showed the other's chart. Now charts
+/// are numbered as the variants are given.
+#[test]
+fn r29_5_two_variants_whose_names_read_alike_have_a_chart_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let files = [
+        kalah_named(tmp.path(), "0.sow", "Oware!"),
+        kalah_named(tmp.path(), "1.sow", "oware?"),
+    ];
+    let out = tmp.path().join("balance");
+    small_balance(&files, &out);
     let page = fs::read_to_string(out.join("index.md")).unwrap();
     let first = page.find("## Oware!").unwrap();
     let second = page.find("## oware?").unwrap();
@@ -636,10 +631,7 @@ fn r29_7_play_skips_long_lines_and_quotes_its_replay_command() {
     fs::copy(path("variants/kalah.sow"), &game).unwrap();
     let save = tmp.path().join("it's saved.txt");
     let long = "9".repeat(50 << 20);
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 131072 && exec \"$0\" \"$@\"")
-        .arg(assert_cmd::cargo::cargo_bin("sowlab"))
+    let output = limited("ulimit -v 131072")
         .args([
             "play",
             &shown(&game),
@@ -730,11 +722,7 @@ fn r29_7_a_full_disk_and_long_names_give_plain_errors() {
     let out = tmp.path().join("report");
     // A file size limit stands in for a full disk (the signal it raises is ignored, so the
     // write fails instead).
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg("trap '' XFSZ; ulimit -f 40 && exec \"$0\" \"$@\"")
-        .arg(assert_cmd::cargo::cargo_bin("sowlab"))
-        .current_dir(path(""))
+    let output = limited("trap '' XFSZ; ulimit -f 40")
         .args([
             "compare",
             HOYITO,
@@ -754,31 +742,9 @@ fn r29_7_a_full_disk_and_long_names_give_plain_errors() {
         "{stderr}"
     );
     assert!(!out.exists());
-    let long = tmp.path().join("long.sow");
-    let name = "Long ".repeat(60);
-    fs::write(
-        &long,
-        format!(
-            "extends \"{}\"\ngame \"{name}\" {{ source: \"t\" }}\n",
-            shown(&path("variants/kalah.sow"))
-        ),
-    )
-    .unwrap();
+    let long = kalah_named(tmp.path(), "long.sow", &"Long ".repeat(60));
     let out = tmp.path().join("balance");
-    succeeds(&[
-        "balance",
-        &shown(&long),
-        "--ladder",
-        "random,greedy",
-        "--games",
-        "2",
-        "--set",
-        "holes=3",
-        "--set",
-        "seeds=2",
-        "--out",
-        &shown(&out),
-    ]);
+    small_balance(&[long], &out);
     assert!(out
         .join("seats-1-long-long-long-long-long-long-long-long.svg")
         .is_file());
