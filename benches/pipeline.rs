@@ -35,7 +35,7 @@ use sowlab::agents::AgentSpec;
 use sowlab::engine::Game;
 use sowlab::outdir::{Kind, OutDir};
 use sowlab::rules::Rules;
-use sowlab::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
+use sowlab::sim::output::{self, Finish, Job, ReadingInfo, RunInfo, VariantInfo};
 use sowlab::sim::runner::{Entrant, Experiment, Workspace};
 
 /// Games per seat order: 2 × `GAMES` games per iteration, 16 batches of the runner. A run's
@@ -73,11 +73,7 @@ fn plan(name: &str) -> (Experiment, RunInfo) {
             name: label.clone(),
             rules_hash: rules.hash(),
             settings: Vec::new(),
-            readings: rules
-                .readings
-                .iter()
-                .map(|r| format!("R{} {}", r.number, r.rule))
-                .collect(),
+            readings: ReadingInfo::of(&rules),
         }],
         agents: vec!["random,random".into()],
         games: GAMES,

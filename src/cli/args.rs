@@ -345,6 +345,10 @@ pub struct BalanceArgs {
     /// starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Count games stopped by the move cap or by repetition in the rates and scores, scored as
+    /// each variant's `unfinished:` rule says; by default they are over finished games only.
+    #[arg(long)]
+    pub score_unfinished: bool,
 }
 
 /// `sowlab sweep VARIANT --set holes=6..12 [--set seeds=3..6] --games N --agents A,B --out DIR`

@@ -13,12 +13,12 @@ use super::ast::{
 };
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
-    self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, DirectionRule,
-    Effect, Ending, Endless, FeedDuty, FeedJudged, Feeding, FirstMove, GrandSlam, HouseContents,
-    HouseRule as House, HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring, NoMove,
-    OriginSkip, PlaceTest, Program, Provenance, ReadingMark, Recipient, Refill, Relay, Ring,
-    RoundRule, Rules, Scoring, Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus, Target,
-    Territory, Trigger, Unfeedable, MAX_HOLES_PER_ROW,
+    self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, Declared,
+    DirectionRule, Effect, Ending, Endless, FeedDuty, FeedJudged, Feeding, FirstMove, GrandSlam,
+    HouseContents, HouseRule as House, HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring,
+    NoMove, OriginSkip, PlaceTest, Program, Provenance, ReadingMark, Recipient, Refill, Relay,
+    Ring, RoundRule, Rules, Scoring, Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus,
+    Target, Territory, Trigger, Unfeedable, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -99,7 +99,8 @@ struct Lowering<'a> {
     errors: Vec<CompileError>,
     name: Option<String>,
     about: Vec<(String, Vec<String>)>,
-    declared: BTreeMap<u16, String>,
+    /// Readings declared by the files (R17 onwards): what each says, and the file.
+    declared: BTreeMap<u16, Declared>,
     board: Slots<'a, BoardRule>,
     sowing: Slots<'a, SowingRule>,
     feeding: Option<Slots<'a, FeedingRule>>,
@@ -132,7 +133,7 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
         lowering.merge(layer);
     }
     let program = lowering.program();
-    let readings = lowering.readings();
+    let readings = lowering.readings(&program);
     if !lowering.errors.is_empty() {
         return Err(lowering.errors);
     }
@@ -146,7 +147,7 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
             .collect(),
         fields: lowering.about,
     };
-    let declared = lowering.declared.into_iter().collect();
+    let declared = lowering.declared.into_values().collect();
     Ok(Rules::new(provenance, readings, declared, program))
 }
 
@@ -181,7 +182,12 @@ impl<'a> Lowering<'a> {
                         if number <= LAST_SHIPPED_READING {
                             self.error(layer, d.span, CompileErrorKind::ShippedReading { number });
                         } else {
-                            self.declared.insert(number, d.value.text.clone());
+                            let declared = Declared {
+                                number,
+                                text: d.value.text.clone(),
+                                file: layers[layer].file.name.clone(),
+                            };
+                            self.declared.insert(number, declared);
                         }
                     }
                 }
@@ -253,7 +259,11 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    fn readings(&mut self) -> Vec<ReadingMark> {
+    /// The reading marks of the rules, in block order, then the readings the language's
+    /// defaults rest on where the file leaves the rule to them: the move cap and the
+    /// repetition limit (R10), endless moves where laps relay (R11), and a match's round cap
+    /// (R13).
+    fn readings(&mut self, program: &Program) -> Vec<ReadingMark> {
         let mut marks = Vec::new();
         let mut bad = Vec::new();
         let mut visit = |block: &str, slots: &dyn Marks| slots.marks(block, &mut marks, &mut bad);
@@ -275,6 +285,30 @@ impl<'a> Lowering<'a> {
         marks.retain(|m: &ReadingMark| {
             m.number <= LAST_SHIPPED_READING || self.declared.contains_key(&m.number)
         });
+        let relays = program.sowing.relay != Relay::Never;
+        let mut defaults = vec![(10, "end", "move cap"), (10, "end", "repetition")];
+        if relays {
+            defaults.push((11, "end", "endless moves"));
+        }
+        if self.matches.is_some() {
+            defaults.push((13, "match", "round cap"));
+        }
+        for (number, block, key) in defaults {
+            let stated = match block {
+                "end" => self.end.rules.contains_key(key),
+                _ => self
+                    .matches
+                    .as_ref()
+                    .is_some_and(|m| m.rules.contains_key(key)),
+            };
+            if !stated {
+                marks.push(ReadingMark {
+                    number,
+                    rule: format!("{block}.{key}"),
+                    default: true,
+                });
+            }
+        }
         for (layer, reading) in bad {
             if reading.value > LAST_SHIPPED_READING && self.declared.contains_key(&reading.value) {
                 continue;
@@ -1304,6 +1338,7 @@ impl<R: Keyed> Marks for Slots<'_, R> {
                     marks.push(ReadingMark {
                         number: reading.value,
                         rule: format!("{block}.{key}"),
+                        default: false,
                     });
                 }
             }

@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::rules::Side;
+use crate::sim::endings::Endings;
 use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
-use crate::sim::stats::{paired_difference, wilson, Histogram, Ratio, Tally, Z95};
+use crate::sim::stats::{mcnemar, paired_difference, wilson, Histogram, Ratio, Tally, Z95};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -166,6 +167,16 @@ impl Group {
         wilson(k, self.tally.scored, Z95)
     }
 
+    /// [`Group::rate`], or `None` when no game was scored: a rate over nothing is no number.
+    pub fn rate_of(&self, k: u64) -> Option<(f64, f64, f64)> {
+        (self.tally.scored > 0).then(|| self.rate(k))
+    }
+
+    /// How the group's games ended: what its rates over finished games rest on.
+    pub fn endings(&self) -> Endings {
+        Endings::of(&self.variant, &self.tally)
+    }
+
     /// `(share, low, high)` of a count among all the games (how games end).
     pub fn share(&self, k: u64) -> (f64, f64, f64) {
         wilson(k, self.tally.games, Z95)
@@ -178,8 +189,8 @@ impl Group {
 
     /// South's win rate minus North's among the scored games, with its 95% interval. The two
     /// are shares of one sample, so the interval is the one of a difference of two
-    /// multinomial shares, `√(pS + pN − (pS − pN)²) / √n`: the same formula as the Wald interval
-    /// of paired proportions, with South's and North's wins as the discordant counts.
+    /// multinomial shares: the same form as for paired proportions, with South's and North's
+    /// wins as the discordant counts ([`paired_difference`], Bonett and Price's adjusted Wald).
     pub fn seat_balance(&self) -> (f64, f64, f64) {
         paired_difference(
             self.tally.outcomes[0],
@@ -187,6 +198,18 @@ impl Group {
             self.tally.scored,
             Z95,
         )
+    }
+
+    /// [`Group::seat_balance`], or `None` when no game was scored.
+    pub fn seat_balance_of(&self) -> Option<(f64, f64, f64)> {
+        (self.tally.scored > 0).then(|| self.seat_balance())
+    }
+
+    /// The two-sided p-value of the seats being even: the exact mid-p sign test of South's
+    /// wins against North's among the scored games (draws left out), McNemar's test with the
+    /// two seats' wins as its discordant counts.
+    pub fn seat_test(&self) -> f64 {
+        mcnemar(self.tally.outcomes[0], self.tally.outcomes[1]).1
     }
 
     /// Per move number (from 1): the mean South−North score difference over every game with

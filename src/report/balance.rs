@@ -8,14 +8,16 @@ use serde::Serialize;
 
 use super::analysis::{mean_interval, seatings};
 use super::chart::{self, Bars, Chart, Plot, Scale};
-use super::compare::{percent, with_interval, write_table};
+use super::compare::{p_text, percent, with_interval, write_table};
 use super::document::{self, Block};
 use super::error::ReportError;
+use super::variants::{self, Carried};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
+use crate::sim::endings::{self, Endings};
 use crate::sim::output::{read_run, OutputError};
 use crate::sim::record::{GameRecord, MoveRecord, Name};
-use crate::sim::stats::{wilson, Tally, Z95};
+use crate::sim::stats::{mcnemar, wilson, Tally, Z95};
 
 /// The games of one variant between one South agent and one North agent.
 #[derive(Default)]
@@ -35,14 +37,42 @@ struct Cell {
 }
 
 impl Cell {
-    fn finished_rate(&self, k: u64) -> (f64, f64, f64) {
-        wilson(k, self.tally.scored, Z95)
+    /// A rate among the scored games, or `None` where none was.
+    fn rate(&self, k: u64) -> Option<(f64, f64, f64)> {
+        (self.tally.scored > 0).then(|| wilson(k, self.tally.scored, Z95))
     }
 
-    /// South's score over finished games (a win 1, a draw ½), with a 95% interval.
-    fn south_score(&self) -> (f64, f64, f64) {
+    /// [`Cell::rate`] in words: `n/a` and why where no game was scored.
+    fn rate_text(&self, k: u64) -> String {
+        match self.rate(k) {
+            Some(rate) => with_interval(rate),
+            None => self.none_scored(),
+        }
+    }
+
+    fn none_scored(&self) -> String {
+        format!("n/a ({})", Endings::of(&self.variant, &self.tally).basis())
+    }
+
+    /// South's score over the scored games (a win 1, a draw ½), with a 95% interval; `None`
+    /// where none was scored.
+    fn south_score(&self) -> Option<(f64, f64, f64)> {
         let [south, _, draws] = self.tally.outcomes.map(|n| n as f64);
-        score_interval(south, draws, self.tally.scored as f64)
+        (self.tally.scored > 0).then(|| score_interval(south, draws, self.tally.scored as f64))
+    }
+
+    /// South's score with its interval and the p-value of the seats being even (the sign
+    /// test of South's wins against North's, draws aside).
+    fn south_score_text(&self) -> String {
+        let [south, north, _] = self.tally.outcomes;
+        match self.south_score() {
+            Some(score) => format!(
+                "{}, p = {}",
+                with_interval(score),
+                p_text(mcnemar(south, north).1)
+            ),
+            None => self.none_scored(),
+        }
     }
 
     /// The share of the games that ended because nobody could move.
@@ -66,15 +96,17 @@ struct BalanceRow<'a> {
     games: u64,
     distinct_games: usize,
     finished: u64,
-    south_rate: f64,
-    south_low: f64,
-    south_high: f64,
-    north_rate: f64,
-    north_low: f64,
-    north_high: f64,
-    draw_rate: f64,
-    draw_low: f64,
-    draw_high: f64,
+    south_rate: Option<f64>,
+    south_low: Option<f64>,
+    south_high: Option<f64>,
+    north_rate: Option<f64>,
+    north_low: Option<f64>,
+    north_high: Option<f64>,
+    draw_rate: Option<f64>,
+    draw_low: Option<f64>,
+    draw_high: Option<f64>,
+    south_score: Option<f64>,
+    seats_even_p: Option<f64>,
     unfinished_share: f64,
     unfinished_low: f64,
     unfinished_high: f64,
@@ -91,9 +123,11 @@ struct SkillRow<'a> {
     weaker: String,
     stronger: String,
     finished: u64,
-    stronger_score: f64,
-    low: f64,
-    high: f64,
+    stronger_score: Option<f64>,
+    low: Option<f64>,
+    high: Option<f64>,
+    /// `yes`, `not shown` (the interval reaches ½) or `no`.
+    beats: &'static str,
 }
 
 /// A rung against the one below it, in one variant.
@@ -101,27 +135,58 @@ struct Step {
     weaker: String,
     stronger: String,
     finished: u64,
-    score: (f64, f64, f64),
+    /// The stronger rung's score, `None` with no scored game.
+    score: Option<(f64, f64, f64)>,
 }
 
-/// Reads the run in `dir` and writes the balance report beside it; `ladder` is the agents
-/// weakest first, as given; `exact` says, per variant in run order, its value with perfect
-/// play or why it was not solved.
-///
-/// `seconds` is the time spent playing each cell of the run (variant, pairing and seat order,
-/// in unit order), summed over threads.
+impl Step {
+    /// Whether the stronger rung beat the one below: `yes` when its score's interval lies
+    /// above ½, `not shown` when the score is above ½ but the interval reaches it, `no` when it
+    /// scored ½ or less, `n/a` when no game between them was scored.
+    fn beats(&self) -> &'static str {
+        match self.score {
+            Some((_, low, _)) if low > 0.5 => "yes",
+            Some((score, _, _)) if score > 0.5 => "not shown",
+            Some(_) => "no",
+            None => "n/a",
+        }
+    }
+}
+
+/// What [`write`] needs besides the run's files.
+pub struct Setup<'a> {
+    /// The command that made the report.
+    pub command: &'a str,
+    /// The agents, weakest first, as given.
+    pub ladder: &'a [String],
+    /// Per variant, in run order: its value with perfect play, or why it was not solved.
+    pub exact: &'a [String],
+    /// The time spent playing each cell of the run (variant, pairing and seat order, in unit
+    /// order), summed over threads.
+    pub seconds: &'a [f64],
+    /// Whether games stopped by the move cap or by repetition count in the rates, as each
+    /// variant scores them (`--score-unfinished`).
+    pub score_unfinished: bool,
+    /// The variants' files, carried into the report.
+    pub carried: &'a [Carried],
+}
+
+/// Reads the run in `dir` and writes the balance report beside it.
 ///
 /// # Errors
 /// Missing or malformed run files, unwritable report files.
-pub fn write(
-    dir: &mut OutDir,
-    command: &str,
-    ladder: &[String],
-    exact: &[String],
-    seconds: &[f64],
-) -> Result<(), ReportError> {
+pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
+    let Setup {
+        command,
+        ladder,
+        exact,
+        seconds,
+        score_unfinished,
+        carried,
+    } = *setup;
     let file = read_run(dir.path())?;
-    let mut cells = read_cells(dir.path())?;
+    let endings = endings::read(dir.path())?;
+    let mut cells = read_cells(dir.path(), score_unfinished)?;
     // The run's cells in unit order: variant, then its seatings.
     let seatings = seatings(&file.run);
     let played = file
@@ -159,21 +224,32 @@ pub fn write(
             file.run.commit,
             file.date
         )),
+    ];
+    blocks.extend(variants::banner(&endings));
+    let counted = if score_unfinished {
+        "Rates are over all games: games stopped by the move cap or by repetition count as \
+         each variant scores them (--score-unfinished), and their share is shown apart."
+    } else {
+        "Rates are over finished games: those that reached one of the variant's end rules or \
+         in which nobody could move. Games stopped by the move cap or by repetition are \
+         counted apart (unfinished), whatever the variant awards for them; a rate over no \
+         finished game is n/a."
+    };
+    blocks.extend([
         Block::Heading(2, "How this was made".into()),
         Block::Code(command.to_string()),
-        Block::Paragraph(
-            "Rates are over finished games: those that reached one of the variant's end rules \
-             or in which nobody could move. Games stopped by the move cap or by repetition are \
-             counted apart (unfinished), whatever the variant awards for them; games that ended \
-             because nobody could move are finished, and their share has its own column \
-             (`explain` names the rule that ends them). A score counts \
-             a win 1 and a draw ½. Intervals are 95%: Wilson for rates, normal for means and \
-             scores. Distinct games count different move sequences: fewer than the games \
-             played means some games were replays. Seconds are the time spent playing a \
-             cell's games, summed over the threads that played them."
-                .into(),
-        ),
-    ];
+        Block::Paragraph(format!(
+            "{counted} Games that ended because nobody could move are finished, and their \
+             share has its own column (`explain` names the rule that ends them). A score \
+             counts a win 1 and a draw ½; South's score comes with the p-value of the sign \
+             test of South's wins against North's (draws aside): a small p says the seats are \
+             not even at that level of play, a large one only that this many games could not \
+             tell. Intervals are 95%: Wilson for rates, normal for means and scores. Distinct \
+             games count different move sequences: fewer than the games played means some \
+             games were replays. Seconds are the time spent playing a cell's games, summed \
+             over the threads that played them."
+        )),
+    ]);
     let mut balance = Vec::new();
     let mut skill = Vec::new();
     let mut step_bars = Vec::new();
@@ -196,9 +272,10 @@ pub fn write(
                     north.clone(),
                     cell.tally.games.to_string(),
                     cell.sequences.len().to_string(),
-                    with_interval(cell.finished_rate(cell.tally.outcomes[0])),
-                    with_interval(cell.finished_rate(cell.tally.outcomes[1])),
-                    with_interval(cell.finished_rate(cell.tally.outcomes[2])),
+                    cell.rate_text(cell.tally.outcomes[0]),
+                    cell.rate_text(cell.tally.outcomes[1]),
+                    cell.rate_text(cell.tally.outcomes[2]),
+                    cell.south_score_text(),
                     percent(cell.tally.unfinished() as f64 / cell.tally.games as f64),
                     percent(cell.no_moves_share()),
                     margin_text(cell),
@@ -215,6 +292,7 @@ pub fn write(
                 "South wins",
                 "North wins",
                 "draws",
+                "South's score, p (seats even)",
                 "unfinished",
                 "nobody could move",
                 "mean margin (S−N)",
@@ -224,9 +302,9 @@ pub fn write(
             .to_vec(),
             table,
         ));
-        let selfplay: Vec<(f64, f64, f64)> = ladder
+        let selfplay = ladder
             .iter()
-            .map(|a| find(variant, a, a).map_or((0.0, 0.0, 0.0), Cell::south_score))
+            .map(|a| find(variant, a, a).and_then(Cell::south_score))
             .collect();
         // Numbered as the variants are given: two names can make one file name ("Oware!" and
         // "oware?"), and a long one is cut.
@@ -250,46 +328,30 @@ pub fn write(
         blocks.push(Block::Chart(
             stem,
             format!(
-                "{variant}: South's score when each rung plays itself, over finished games, \
-                 with 95% intervals; 0.5 is a fair game at that level of play"
+                "{variant}: South's score when each rung plays itself, with 95% intervals \
+                 (n/a where no game was scored); 0.5 is a fair game at that level of play, \
+                 and the table's p-value says whether a score is told apart from it"
             ),
         ));
         let steps = steps(ladder, |s, n| find(variant, s, n));
         for step in &steps {
+            let (stronger_score, low, high) = match step.score {
+                Some((v, lo, hi)) => (Some(v), Some(lo), Some(hi)),
+                None => (None, None, None),
+            };
             skill.push(SkillRow {
                 variant,
                 weaker: step.weaker.clone(),
                 stronger: step.stronger.clone(),
                 finished: step.finished,
-                stronger_score: step.score.0,
-                low: step.score.1,
-                high: step.score.2,
+                stronger_score,
+                low,
+                high,
+                beats: step.beats(),
             });
         }
         if !steps.is_empty() {
-            let trace = steps.iter().map(|s| s.score.0).sum::<f64>() / steps.len() as f64;
-            blocks.push(Block::Paragraph(format!(
-                "Skill trace: {trace:.3}, the mean score of the stronger rung against the one \
-                 below it over the {} steps of the ladder (0.5: skill does not tell; 1: the \
-                 stronger always wins).",
-                steps.len()
-            )));
-            blocks.push(Block::Table(
-                ["weaker", "stronger", "finished games", "stronger's score"]
-                    .map(String::from)
-                    .to_vec(),
-                steps
-                    .iter()
-                    .map(|s| {
-                        vec![
-                            s.weaker.clone(),
-                            s.stronger.clone(),
-                            s.finished.to_string(),
-                            with_interval(s.score),
-                        ]
-                    })
-                    .collect(),
-            ));
+            blocks.extend(skill_section(variant, &steps));
             step_bars.push(Bars {
                 name: variant.clone(),
                 values: steps.iter().map(|s| s.score).collect(),
@@ -316,13 +378,96 @@ pub fn write(
         blocks.push(Block::Chart(
             "skill".into(),
             "Each step of the ladder: the stronger rung's score against the one below it, both \
-             seatings together, with 95% intervals"
+             seatings together, with 95% intervals; a bar at or below 0.5 is a step the \
+             ladder has out of order"
                 .into(),
         ));
     }
+    blocks.extend(variants::readings_section(&file.run, &endings));
+    blocks.extend(variants::files_section(carried));
     write_table(dir, "balance.csv", &balance)?;
     write_table(dir, "skill.csv", &skill)?;
     Ok(document::write_pages(dir, "sowlab balance", &blocks)?)
+}
+
+/// A variant's steps up the ladder: the order checked, each step's score, and the skill
+/// trace over the steps that do climb.
+fn skill_section(variant: &str, steps: &[Step]) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let out_of_order: Vec<String> = steps
+        .iter()
+        .filter(|s| s.beats() == "no")
+        .map(|s| {
+            let score = s
+                .score
+                .map_or_else(|| "n/a".into(), |(v, _, _)| format!("{v:.2}"));
+            format!("{} scores {score} against {}", s.stronger, s.weaker)
+        })
+        .collect();
+    if !out_of_order.is_empty() {
+        blocks.push(Block::Warning(format!(
+            "in {variant} the ladder is not in order of strength: {}. A rung that does not beat \
+             the one below is left out of the skill trace.",
+            out_of_order.join("; ")
+        )));
+    }
+    let climbing: Vec<f64> = steps
+        .iter()
+        .filter(|s| matches!(s.beats(), "yes" | "not shown"))
+        .filter_map(|s| s.score.map(|(v, _, _)| v))
+        .collect();
+    let all: Vec<f64> = steps
+        .iter()
+        .filter_map(|s| s.score.map(|(v, _, _)| v))
+        .collect();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let trace = match (climbing.len(), all.len()) {
+        (_, 0) => "Skill trace: n/a, no game between two rungs was scored.".to_string(),
+        (0, _) => "Skill trace: n/a, no step of the ladder climbs.".to_string(),
+        (c, a) if c == a => format!(
+            "Skill trace: {:.3}, the mean score of the stronger rung against the one below it \
+             over the {c} steps of the ladder (0.5: skill does not tell; 1: the stronger always \
+             wins).",
+            mean(&climbing)
+        ),
+        (c, a) => format!(
+            "Skill trace: {:.3}, the mean score of the stronger rung against the one below it \
+             over the {c} of {a} steps in which it beats it (0.5: skill does not tell; 1: the \
+             stronger always wins); over all {a} steps it is {:.3}.",
+            mean(&climbing),
+            mean(&all)
+        ),
+    };
+    blocks.push(Block::Paragraph(trace));
+    blocks.push(Block::Table(
+        [
+            "weaker",
+            "stronger",
+            "finished games",
+            "stronger's score",
+            "beats the rung below?",
+        ]
+        .map(String::from)
+        .to_vec(),
+        steps
+            .iter()
+            .map(|s| {
+                vec![
+                    s.weaker.clone(),
+                    s.stronger.clone(),
+                    s.finished.to_string(),
+                    s.score.map_or_else(|| "n/a".into(), with_interval),
+                    match s.beats() {
+                        "yes" => "yes".into(),
+                        "not shown" => "not shown: the interval reaches ½".into(),
+                        "no" => "no: it is not stronger here".into(),
+                        _ => "n/a: no finished game".into(),
+                    },
+                ]
+            })
+            .collect(),
+    ));
+    blocks
 }
 
 /// A variant's name as part of a file name, cut to 40 characters: `Hoyito I` → `hoyito-i`.
@@ -344,9 +489,13 @@ fn margin_text(cell: &Cell) -> String {
 
 fn balance_row(cell: &Cell) -> BalanceRow<'_> {
     let t = &cell.tally;
-    let (south_rate, south_low, south_high) = cell.finished_rate(t.outcomes[0]);
-    let (north_rate, north_low, north_high) = cell.finished_rate(t.outcomes[1]);
-    let (draw_rate, draw_low, draw_high) = cell.finished_rate(t.outcomes[2]);
+    let split = |rate: Option<(f64, f64, f64)>| match rate {
+        Some((v, lo, hi)) => (Some(v), Some(lo), Some(hi)),
+        None => (None, None, None),
+    };
+    let (south_rate, south_low, south_high) = split(cell.rate(t.outcomes[0]));
+    let (north_rate, north_low, north_high) = split(cell.rate(t.outcomes[1]));
+    let (draw_rate, draw_low, draw_high) = split(cell.rate(t.outcomes[2]));
     let (unfinished_share, unfinished_low, unfinished_high) = wilson(t.unfinished(), t.games, Z95);
     let (mean_margin, margin_low, margin_high) =
         mean_interval(cell.margin.0, cell.margin.1, t.games as f64);
@@ -366,6 +515,8 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
         draw_rate,
         draw_low,
         draw_high,
+        south_score: cell.south_score().map(|(v, _, _)| v),
+        seats_even_p: (t.scored > 0).then(|| mcnemar(t.outcomes[0], t.outcomes[1]).1),
         unfinished_share,
         unfinished_low,
         unfinished_high,
@@ -392,14 +543,14 @@ fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -
                 weaker: weaker.clone(),
                 stronger: stronger.clone(),
                 finished,
-                score: score_interval(wins, draws, finished as f64),
+                score: (finished > 0).then(|| score_interval(wins, draws, finished as f64)),
             })
         })
         .collect()
 }
 
 /// Gathers `games.csv` and `moves.csv` of the run in `dir` by variant and seating.
-fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
+fn read_cells(dir: &std::path::Path, score_unfinished: bool) -> Result<Vec<Cell>, OutputError> {
     let csv_err = |path: &std::path::Path| {
         let path = path.to_path_buf();
         move |source| OutputError::Csv { path, source }
@@ -427,7 +578,7 @@ fn read_cells(dir: &std::path::Path) -> Result<Vec<Cell>, OutputError> {
                 cells.len() - 1
             });
         let cell = &mut cells[at];
-        cell.tally.add(&r, false);
+        cell.tally.add(&r, score_unfinished);
         let margin = f64::from(r.south_total) - f64::from(r.north_total);
         cell.margin.0 += margin;
         cell.margin.1 += margin * margin;
@@ -487,10 +638,45 @@ mod tests {
             ("a", "b")
         );
         assert_eq!(steps[0].finished, 9);
-        let (m, lo, hi) = steps[0].score;
+        let (m, lo, hi) = steps[0].score.unwrap();
         assert!((m - 0.611_11).abs() < 1e-4, "{m}");
         assert!((lo - 0.293_65).abs() < 1e-4, "{lo}");
         assert!((hi - 0.928_57).abs() < 1e-4, "{hi}");
+        // Above ½, but its interval reaches it.
+        assert_eq!(steps[0].beats(), "not shown");
+    }
+
+    /// A ladder a < b < c in which c loses to b (1 win in 10): the step is flagged, and the
+    /// skill trace is taken over the step that climbs (b over a, 9 wins of 10: 0.9), with the
+    /// mean over both steps (0.9 and 0.1: 0.5) said beside it.
+    #[test]
+    fn a_rung_that_does_not_beat_the_one_below_is_flagged_and_left_out_of_the_trace() {
+        let cells = [
+            cell("b", "a", [5, 0, 0]),
+            cell("a", "b", [1, 4, 0]),
+            cell("c", "b", [1, 4, 0]),
+            cell("b", "c", [5, 0, 0]),
+        ];
+        let ladder = ["a", "b", "c"].map(String::from);
+        let steps = steps(&ladder, |s, n| {
+            cells.iter().find(|c| c.south == s && c.north == n)
+        });
+        assert_eq!(
+            steps.iter().map(Step::beats).collect::<Vec<_>>(),
+            ["yes", "no"]
+        );
+        let blocks = skill_section("V", &steps);
+        let Block::Warning(warning) = &blocks[0] else {
+            panic!("no warning first")
+        };
+        assert!(warning.contains("c scores 0.10 against b"), "{warning}");
+        let Block::Paragraph(trace) = &blocks[1] else {
+            panic!("no trace")
+        };
+        assert!(
+            trace.starts_with("Skill trace: 0.900,") && trace.ends_with("it is 0.500."),
+            "{trace}"
+        );
     }
 
     #[test]

@@ -24,8 +24,9 @@ type Area = Cartesian2d<RangedCoordf64, RangedCoordf64>;
 pub struct Bars {
     /// Legend name.
     pub name: String,
-    /// `(value, low, high)` per category.
-    pub values: Vec<(f64, f64, f64)>,
+    /// `(value, low, high)` per category; `None` where there is no value (a rate over no
+    /// finished game), drawn as `n/a` instead of a bar.
+    pub values: Vec<Option<(f64, f64, f64)>>,
 }
 
 /// One line of a line chart, with an optional interval band.
@@ -354,33 +355,35 @@ fn bars<DB: DrawingBackend>(
 ) -> Drawn<DB> {
     let top = series
         .iter()
-        .flat_map(|s| s.values.iter().map(|v| v.2))
+        .flat_map(|s| s.values.iter().flatten().map(|v| v.2))
         .fold(0.0f64, f64::max);
-    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, top))?;
+    let y = y_range(chart.y, 0.0, top);
+    let mut ctx = category_chart(chart, area, categories, y)?;
     let width = 0.8 / series.len().max(1) as f64;
+    let na = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
     for (k, s) in series.iter().enumerate() {
         let c = color(k);
         let offset = -0.4 + width * (k as f64 + 0.5);
-        let corners = |i: usize, v: f64| {
-            let x = i as f64 + offset;
-            [(x - width * 0.45, 0.0), (x + width * 0.45, v)]
+        let present = || {
+            s.values
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.map(|v| (i as f64 + offset, v)))
         };
+        let corners = |x: f64, v: f64| [(x - width * 0.45, 0.0), (x + width * 0.45, v)];
+        ctx.draw_series(present().map(|(x, (v, _, _))| Rectangle::new(corners(x, v), c.filled())))?;
         ctx.draw_series(
-            s.values
-                .iter()
-                .enumerate()
-                .map(|(i, &(v, _, _))| Rectangle::new(corners(i, v), c.filled())),
-        )?;
-        ctx.draw_series(
-            s.values
-                .iter()
-                .enumerate()
-                .map(|(i, &(v, _, _))| Rectangle::new(corners(i, v), BLACK.stroke_width(1))),
+            present().map(|(x, (v, _, _))| Rectangle::new(corners(x, v), BLACK.stroke_width(1))),
         )?;
         for style in [WHITE.stroke_width(5), BLACK.stroke_width(2)] {
-            ctx.draw_series(s.values.iter().enumerate().map(|(i, &(v, lo, hi))| {
-                ErrorBar::new_vertical(i as f64 + offset, lo, v, hi, style, 8)
-            }))?;
+            ctx.draw_series(
+                present().map(|(x, (v, lo, hi))| ErrorBar::new_vertical(x, lo, v, hi, style, 8)),
+            )?;
+        }
+        // No bar where there is no value: said, so that it is not read as zero.
+        for (i, _) in s.values.iter().enumerate().filter(|(_, v)| v.is_none()) {
+            let (x, base) = ctx.backend_coord(&(i as f64 + offset, y.0));
+            area.draw(&Text::new("n/a", (x, base - 4), na.clone()))?;
         }
     }
     Ok(())

@@ -7,10 +7,11 @@ use super::analysis::{Analysis, Group, MatchGroup, Pairs, Seating, NO_MOVES_RULE
 use super::chart::{self, Bars, Chart, Line, Plot, Scale};
 use super::document::{self, Block};
 use super::error::ReportError;
+use super::variants::{self, Carried};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
-use crate::rules::reading_gloss;
-use crate::sim::stats::{holm, mcnemar, paired_difference, Z95};
+use crate::sim::endings;
+use crate::sim::stats::{detectable_difference, holm, mcnemar, paired_difference, Z95};
 
 /// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
 /// or a test between two variants (`kind` = `pair`), for one seating of an agent pairing.
@@ -32,10 +33,11 @@ pub struct ComparisonRecord {
     pub other: String,
     /// What is measured.
     pub measure: String,
-    /// Its value (for a pair: first minus second, over the paired games).
-    pub value: f64,
-    /// 95% interval, low end (empty where none applies; for a pair, the Wald interval for a
-    /// difference of paired proportions).
+    /// Its value (for a pair: first minus second, over the paired games); empty for a rate
+    /// over no finished game.
+    pub value: Option<f64>,
+    /// 95% interval, low end (empty where none applies; for a pair, Bonett and Price's
+    /// adjusted Wald interval for a difference of paired proportions).
     pub low: Option<f64>,
     /// 95% interval, high end.
     pub high: Option<f64>,
@@ -43,12 +45,15 @@ pub struct ComparisonRecord {
     pub games: u64,
     /// McNemar's z = (b − c)/√(b + c) over the discordant pairs (pairs).
     pub z: Option<f64>,
-    /// Two-sided exact mid-p value of McNemar's test (pairs).
+    /// Two-sided exact mid-p value of McNemar's test (pairs), or of the sign test of South's
+    /// wins against North's (`seat_balance`).
     pub p_value: Option<f64>,
-    /// p-value after Holm's correction over every pair test in the report.
+    /// p-value after Holm's correction over the pair tests of its seating.
     pub p_holm: Option<f64>,
     /// Whether the Holm-corrected p-value is below 0.05.
     pub significant: Option<bool>,
+    /// The smallest difference the pair test would detect with 80% power at 5% (pairs).
+    pub detectable: Option<f64>,
 }
 
 /// A paired test of South's wins between two variants, in one seating.
@@ -68,21 +73,26 @@ const WIDE: f64 = 0.05;
 
 /// Writes the report files into `dir`, which holds a finished run. `command` is the command
 /// line that made it; `score_unfinished` counts games stopped by cap or repetition in win
-/// rates.
+/// rates; `carried` are the variants' files, copied into `dir` ([`variants::carry`]).
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
-pub fn write(dir: &mut OutDir, command: &str, score_unfinished: bool) -> Result<(), ReportError> {
+pub fn write(
+    dir: &mut OutDir,
+    command: &str,
+    score_unfinished: bool,
+    carried: &[Carried],
+) -> Result<(), ReportError> {
     let analysis = Analysis::read(dir.path(), score_unfinished)?;
+    let endings = endings::read(dir.path())?;
     let mut rows = Vec::new();
     let mut blocks = header(&analysis, command);
+    blocks.splice(1..1, variants::banner(&endings));
     let seatings = analysis.seatings();
-    let mut tests: Vec<Vec<PairTest>> = seatings
+    let tests: Vec<Vec<PairTest>> = seatings
         .iter()
         .map(|seating| pair_tests(&analysis.of_seating(seating).collect::<Vec<_>>()))
         .collect();
-    adjust(&mut tests);
-    let family = tests.iter().map(Vec::len).sum();
     for (seating, tests) in seatings.iter().zip(&tests) {
         if seating.order == 0 {
             blocks.push(Block::Heading(2, format!("Agents {}", seating.pairing)));
@@ -94,22 +104,20 @@ pub fn write(dir: &mut OutDir, command: &str, score_unfinished: bool) -> Result<
         ));
         let groups: Vec<&Group> = analysis.of_seating(seating).collect();
         let matches: Vec<&MatchGroup> = analysis.matches_of(seating).collect();
+        // Rounds of one match are not independent: in a match run they are described, and
+        // only the matches are compared.
+        let tests: &[PairTest] = if matches.is_empty() { tests } else { &[] };
         if !matches.is_empty() {
             rows.extend(match_rows(seating, &matches));
             blocks.extend(match_section(&analysis, seating, &matches, dir)?);
             blocks.push(Block::Heading(4, "Rounds".into()));
-            blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter.".into()));
+            blocks.push(Block::Paragraph("Every round of every match, as a game of its own: the first mover is the round's starter. Rounds of one match are not independent (the same players, seeds carried from round to round, and where the rules say so the round winner starting the next round, so that the first mover's rate is confounded with it): the intervals below treat them as if they were, and are too narrow. Read this section as a description of the rounds; compare variants on the matches above, and no rounds are tested pairwise.".into()));
         }
         rows.extend(comparison_rows(seating, &groups, tests));
-        blocks.extend(pairing_section(
-            &analysis,
-            seating,
-            &groups,
-            (tests, family),
-            dir,
-        )?);
+        blocks.extend(pairing_section(&analysis, seating, &groups, tests, dir)?);
     }
-    blocks.extend(readings_section(&analysis));
+    blocks.extend(variants::readings_section(&analysis.info, &endings));
+    blocks.extend(variants::files_section(carried));
     write_table(dir, "comparison.csv", &rows)?;
     write_timeline(dir, &analysis)?;
     Ok(document::write_pages(dir, "sowlab comparison", &blocks)?)
@@ -151,8 +159,16 @@ pub(crate) fn write_table<T: Serialize>(
     Ok(dir.write_file(name, &bytes)?)
 }
 
+/// A rate among a group's scored games with its interval, or `n/a` and why where none was.
+fn rate_text(g: &Group, k: u64) -> String {
+    match g.rate_of(k) {
+        Some(rate) => with_interval(rate),
+        None => format!("n/a ({})", g.endings().basis()),
+    }
+}
+
 /// A p-value as a reader wants it: four decimals, or a bound when smaller.
-fn p_text(p: f64) -> String {
+pub(crate) fn p_text(p: f64) -> String {
     if p < 0.0001 {
         "< 0.0001".into()
     } else {
@@ -236,13 +252,18 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
     blocks
 }
 
-/// Every pair of variants, game by game: South's wins on the same seeds compared
-/// with McNemar's test (exact mid-p) and a paired interval for the difference of rates.
+/// Every pair of variants of one seating with pairs of finished games, game by game:
+/// South's wins on the same seeds compared with McNemar's test (exact mid-p) and a paired
+/// interval for the difference of rates, Holm-corrected over the tests of the seating: the
+/// family a reader compares in one table.
 fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
     let mut tests = Vec::new();
     for a in 0..groups.len() {
         for b in a + 1..groups.len() {
             let pairs = groups[a].pairs(groups[b]);
+            if pairs.n == 0 {
+                continue;
+            }
             let (z, p) = mcnemar(pairs.first_only, pairs.second_only);
             tests.push(PairTest {
                 a,
@@ -255,14 +276,32 @@ fn pair_tests(groups: &[&Group]) -> Vec<PairTest> {
             });
         }
     }
+    let adjusted = holm(&tests.iter().map(|t| t.p).collect::<Vec<_>>());
+    for (t, holm) in tests.iter_mut().zip(adjusted) {
+        t.holm = holm;
+    }
     tests
 }
 
-/// Holm's correction over the whole family of tests the report shows (every seating's).
-fn adjust(tests: &mut [Vec<PairTest>]) {
-    let p: Vec<f64> = tests.iter().flatten().map(|t| t.p).collect();
-    for (t, holm) in tests.iter_mut().flatten().zip(holm(&p)) {
-        t.holm = holm;
+impl PairTest {
+    /// The smallest difference of South's win rates this test would have found, with 80%
+    /// power.
+    fn detectable(&self) -> f64 {
+        let p = &self.pairs;
+        detectable_difference(p.first_only, p.second_only, p.n).unwrap_or(1.0)
+    }
+
+    /// What the test says, in words: a difference, or none it could have found above its
+    /// detectable difference.
+    fn verdict(&self) -> String {
+        if self.holm < 0.05 {
+            "yes: South's win rate differs".into()
+        } else {
+            format!(
+                "no difference found; one of {:.1} points or more would have been (80% power)",
+                100.0 * self.detectable()
+            )
+        }
     }
 }
 
@@ -283,7 +322,7 @@ fn record(
         variant: variant.to_string(),
         other: String::new(),
         measure: measure.into(),
-        value,
+        value: Some(value),
         low: Some(low),
         high: Some(high),
         games,
@@ -291,7 +330,15 @@ fn record(
         p_value: None,
         p_holm: None,
         significant: None,
+        detectable: None,
     }
+}
+
+/// A rate's `(value, low, high)`, or nothing for a rate over no game.
+fn or_none(rate: Option<(f64, f64, f64)>) -> (Option<f64>, Option<f64>, Option<f64>) {
+    rate.map_or((None, None, None), |(v, lo, hi)| {
+        (Some(v), Some(lo), Some(hi))
+    })
 }
 
 fn comparison_rows(
@@ -299,9 +346,22 @@ fn comparison_rows(
     groups: &[&Group],
     tests: &[PairTest],
 ) -> Vec<ComparisonRecord> {
-    // Win rates are over the scored games; everything else over all of them.
+    // Win rates are over the scored games, and nothing where none was; everything else over
+    // all of them.
     let rate = |g: &Group, measure: &str, k| {
-        record(seating, &g.variant, measure, g.rate(k), g.tally.scored)
+        let (value, low, high) = or_none(g.rate_of(k));
+        ComparisonRecord {
+            value,
+            low,
+            high,
+            ..record(
+                seating,
+                &g.variant,
+                measure,
+                (0.0, 0.0, 0.0),
+                g.tally.scored,
+            )
+        }
     };
     let row = |g: &Group, measure: &str, values| {
         record(seating, &g.variant, measure, values, g.tally.games)
@@ -332,23 +392,34 @@ fn comparison_rows(
         ));
         rows.push(row(g, "mean_captures", g.mean_captures()));
         rows.push(row(g, "completion_rate", g.share(g.tally.finished())));
-        rows.push(record(
-            seating,
-            &g.variant,
-            "seat_balance",
-            g.seat_balance(),
-            g.tally.scored,
-        ));
+        let (value, low, high) = or_none(g.seat_balance_of());
+        rows.push(ComparisonRecord {
+            value,
+            low,
+            high,
+            p_value: (g.tally.scored > 0).then(|| g.seat_test()),
+            ..record(
+                seating,
+                &g.variant,
+                "seat_balance",
+                (0.0, 0.0, 0.0),
+                g.tally.scored,
+            )
+        });
         rows.push(row(g, "mean_margin", g.margin.interval()));
         rows.push(row(g, "mean_player_turns", g.player_turns.interval()));
         // The measures read from moves.csv, over the games it holds.
         let over = |measure: &str, values, n| record(seating, &g.variant, measure, values, n);
         if g.branching_factor.count() > 0 {
-            rows.push(over(
-                "decisiveness",
-                g.decisiveness.interval(),
-                g.decisiveness.count(),
-            ));
+            // Over won games alone: nothing where no game was won.
+            let (value, low, high) =
+                or_none((g.decisiveness.count() > 0).then(|| g.decisiveness.interval()));
+            rows.push(ComparisonRecord {
+                value,
+                low,
+                high,
+                ..over("decisiveness", (0.0, 0.0, 0.0), g.decisiveness.count())
+            });
             rows.push(over(
                 "lead_changes",
                 g.lead_changes.interval(),
@@ -387,6 +458,7 @@ fn comparison_rows(
             p_value: Some(t.p),
             p_holm: Some(t.holm),
             significant: Some(t.holm < 0.05),
+            detectable: Some(t.detectable()),
             ..record(
                 seating,
                 &a.variant,
@@ -403,13 +475,20 @@ fn pairing_section(
     analysis: &Analysis,
     seating: &Seating,
     groups: &[&Group],
-    (tests, tests_in_report): (&[PairTest], usize),
+    tests: &[PairTest],
     dir: &mut OutDir,
 ) -> Result<Vec<Block>, ReportError> {
     let games = analysis.info.games;
     let names: Vec<String> = groups.iter().map(|g| g.variant.clone()).collect();
     let slug = seating.slug();
-    let what = format!("{}, {games} games per variant", seating.label());
+    let what = if analysis.info.matches {
+        format!(
+            "{}, the rounds of {games} matches per variant",
+            seating.label()
+        )
+    } else {
+        format!("{}, {games} games per variant", seating.label())
+    };
     let mut blocks = vec![Block::Table(
         [
             "variant",
@@ -440,10 +519,10 @@ fn pairing_section(
                     g.variant.clone(),
                     g.tally.games.to_string(),
                     g.tally.scored.to_string(),
-                    with_interval(g.rate(g.tally.first_mover_wins)),
-                    with_interval(g.rate(g.tally.outcomes[0])),
-                    with_interval(g.rate(g.tally.outcomes[1])),
-                    with_interval(g.rate(g.tally.outcomes[2])),
+                    rate_text(g, g.tally.first_mover_wins),
+                    rate_text(g, g.tally.outcomes[0]),
+                    rate_text(g, g.tally.outcomes[1]),
+                    rate_text(g, g.tally.outcomes[2]),
                     format!("{m:.1} [{lo:.1}–{hi:.1}]"),
                     format!("{}", g.length_median()),
                     count_share(g.tally.ended(EndClass::Cap), g.tally.games),
@@ -456,7 +535,7 @@ fn pairing_section(
     )];
     blocks.extend(stalled_note(groups).map(Block::Paragraph));
     blocks.push(Block::Paragraph(format!(
-        "How the games play ({what}); docs/measures.md defines each measure. Seat balance is South's win rate minus North's (0 is even). Decisiveness is the share of a won game's moves after which the final winner led in the stores to the end (1: led from the first move). Lead changes, branching factor and forced moves come from moves.csv; a player turn is a move with the extra moves it earns, or a pass."
+        "How the games play ({what}); docs/measures.md defines each measure. Seat balance is South's win rate minus North's (0 is even), with the p-value of the sign test of South's wins against North's (draws aside): a small p says the seats are not even; a large one says only that this many games could not tell. Decisiveness is the share of a won game's moves after which the final winner led in the stores to the end (1: led from the first move). Lead changes, branching factor and forced moves come from moves.csv; a player turn is a move with the extra moves it earns, or a pass."
     )));
     blocks.push(Block::Table(
         [
@@ -486,9 +565,18 @@ fn pairing_section(
                 vec![
                     g.variant.clone(),
                     with_interval(g.share(g.tally.finished())),
-                    signed_points(g.seat_balance()),
+                    match g.seat_balance_of() {
+                        Some(balance) => {
+                            format!("{}, p = {}", signed_points(balance), p_text(g.seat_test()))
+                        }
+                        None => format!("n/a ({})", g.endings().basis()),
+                    },
                     number(g.margin.interval()),
-                    from_moves(number(g.decisiveness.interval())),
+                    from_moves(if g.decisiveness.count() > 0 {
+                        number(g.decisiveness.interval())
+                    } else {
+                        "n/a (no game won)".into()
+                    }),
                     from_moves(number(g.lead_changes.interval())),
                     from_moves(number(g.branching_factor.interval(Z95))),
                     from_moves(with_interval(g.forced.interval(Z95))),
@@ -504,8 +592,9 @@ fn pairing_section(
             ""
         };
         blocks.push(Block::Paragraph(format!(
-            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed.{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is the Wald interval for a difference of paired proportions, (b − c)/n ± 1.96·√(b + c − (b − c)²/n)/n over n pairs. The moves difference is the mean of the pairs' differences in game length, with a normal interval (no test). p-values are Holm-corrected over all {} pair tests in this report; significant at 5%:",
-            seating.south, tests_in_report
+            "South's ({}) win rate compared pairwise, game by game: the variants played the same seeds in this seating, so each game of one is paired with the game of the other on the same seed (pairs in which either game did not finish are left out).{starter} The test is McNemar's on the discordant pairs, b where only the first variant's South won and c where only the second's did: z = (b − c)/√(b + c), p two-sided exact mid-p. The interval is Bonett and Price's adjusted Wald interval for a difference of paired proportions, which keeps its width however few the discordant pairs. Where no difference is found, the table says the smallest one the test would have found with 80% power: a smaller one may be there. The moves difference is the mean of the pairs' differences in game length, with a normal interval (no test). p-values are Holm-corrected over the {} pair tests of this table; significant at 5%:",
+            seating.south,
+            tests.len()
         )));
         blocks.push(Block::Table(
             [
@@ -525,11 +614,6 @@ fn pairing_section(
                 .iter()
                 .map(|t| {
                     let (a, b) = (groups[t.a], groups[t.b]);
-                    let verdict = if t.holm < 0.05 {
-                        "yes: South's win rate differs"
-                    } else {
-                        "no: not distinguishable"
-                    };
                     vec![
                         a.variant.clone(),
                         b.variant.clone(),
@@ -542,7 +626,7 @@ fn pairing_section(
                         format!("{:.2}", t.z),
                         p_text(t.p),
                         p_text(t.holm),
-                        verdict.into(),
+                        t.verdict(),
                     ]
                 })
                 .collect(),
@@ -554,7 +638,7 @@ fn pairing_section(
         name: "first mover".into(),
         values: groups
             .iter()
-            .map(|g| g.rate(g.tally.first_mover_wins))
+            .map(|g| g.rate_of(g.tally.first_mover_wins))
             .collect(),
     });
     let mut charts = vec![
@@ -569,15 +653,15 @@ fn pairing_section(
                     series: first_mover.into_iter().chain([
                         Bars {
                             name: format!("South ({})", seating.south),
-                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[0])).collect(),
+                            values: groups.iter().map(|g| g.rate_of(g.tally.outcomes[0])).collect(),
                         },
                         Bars {
                             name: format!("North ({})", seating.north),
-                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[1])).collect(),
+                            values: groups.iter().map(|g| g.rate_of(g.tally.outcomes[1])).collect(),
                         },
                         Bars {
                             name: "draw".into(),
-                            values: groups.iter().map(|g| g.rate(g.tally.outcomes[2])).collect(),
+                            values: groups.iter().map(|g| g.rate_of(g.tally.outcomes[2])).collect(),
                         },
                     ]).collect(),
                 },
@@ -739,8 +823,26 @@ fn match_section(
     let slug = seating.slug();
     let what = format!("{}, {matches} matches per variant", seating.label());
     let share = |g: &MatchGroup, k: u64| k as f64 / g.matches.max(1) as f64;
+    let capped: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            let k = g.ends.get("round-cap").copied().unwrap_or(0);
+            format!(
+                "{} {k} of {} ({})",
+                g.variant,
+                g.matches,
+                percent(share(g, k))
+            )
+        })
+        .collect();
     let mut blocks = vec![
         Block::Heading(4, "Matches".into()),
+        Block::Paragraph(format!(
+            "First, how many matches the round cap decided rather than play: a match stopped by \
+             it is decided on the totals after its last round, a draw where they are equal. \
+             Stopped by the round cap (reading R13): {}.",
+            capped.join("; ")
+        )),
         Block::Table(
             [
                 "variant",
@@ -808,23 +910,26 @@ fn match_section(
                     series: vec![
                         Bars {
                             name: "match starter".into(),
-                            values: groups.iter().map(|g| g.rate(g.starter_wins)).collect(),
+                            values: groups.iter().map(|g| Some(g.rate(g.starter_wins))).collect(),
                         },
                         Bars {
                             name: "South".into(),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[0])).collect(),
+                            values: groups.iter().map(|g| Some(g.rate(g.outcomes[0]))).collect(),
                         },
                         Bars {
                             name: "North".into(),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[1])).collect(),
+                            values: groups.iter().map(|g| Some(g.rate(g.outcomes[1]))).collect(),
                         },
                         Bars {
                             name: "draw".into(),
-                            values: groups.iter().map(|g| g.rate(g.outcomes[2])).collect(),
+                            values: groups.iter().map(|g| Some(g.rate(g.outcomes[2]))).collect(),
                         },
                         Bars {
                             name: "round-1 winner".into(),
-                            values: groups.iter().map(|g| g.round_1_rate()).collect(),
+                            values: groups
+                                .iter()
+                                .map(|g| (g.decided_round_1 > 0).then(|| g.round_1_rate()))
+                                .collect(),
                         },
                     ],
                 },
@@ -930,35 +1035,6 @@ fn at_least(name: &str, histogram: &[u64]) -> Line {
         points,
         band: Vec::new(),
     }
-}
-
-fn readings_section(analysis: &Analysis) -> Vec<Block> {
-    let mut blocks = vec![
-        Block::Heading(2, "Readings the rules rest on".into()),
-        Block::Paragraph("Where the sources leave a gap, a variant file takes a reading (sowlab's docs/readings.md); results for these variants depend on them.".into()),
-    ];
-    for v in &analysis.info.variants {
-        let items: Vec<String> = v
-            .readings
-            .iter()
-            .map(|r| {
-                let number: u16 = r
-                    .trim_start_matches('R')
-                    .split(' ')
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(0);
-                format!("{r} — {}", reading_gloss(number))
-            })
-            .collect();
-        blocks.push(Block::Heading(3, v.name.clone()));
-        blocks.push(if items.is_empty() {
-            Block::Paragraph("No editorial readings.".into())
-        } else {
-            Block::List(items)
-        });
-    }
-    blocks
 }
 
 /// `timeline.csv`: the mean score difference by move, so the timeline chart can be redrawn

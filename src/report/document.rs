@@ -20,6 +20,9 @@ pub enum Block {
     Table(Vec<String>, Vec<Vec<String>>),
     /// A chart: `stem.png` / `stem.svg` in the report directory, with a caption.
     Chart(String, String),
+    /// A warning a reader must not miss (few finished games, an order that does not hold),
+    /// set apart from the text around it.
+    Warning(String),
 }
 
 /// Writes `index.md` and `index.html` for `blocks` into `dir` (which holds the charts).
@@ -41,6 +44,7 @@ pub fn markdown(blocks: &[Block]) -> String {
                 writeln!(out, "{} {text}\n", "#".repeat(usize::from(*level)))
             }
             Block::Paragraph(text) => writeln!(out, "{text}\n"),
+            Block::Warning(text) => writeln!(out, "> **Warning:** {text}\n"),
             Block::Code(text) => writeln!(out, "```\n{text}\n```\n"),
             Block::List(items) => {
                 for item in items {
@@ -86,6 +90,11 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
         let _ = match block {
             Block::Heading(level, text) => writeln!(out, "<h{level}>{}</h{level}>", escape(text)),
             Block::Paragraph(text) => writeln!(out, "<p>{}</p>", escape(text)),
+            Block::Warning(text) => writeln!(
+                out,
+                "<p class=\"warning\"><strong>Warning:</strong> {}</p>",
+                escape(text)
+            ),
             Block::Code(text) => writeln!(out, "<pre><code>{}</code></pre>", escape(text)),
             Block::List(items) => {
                 let items: String = items
@@ -151,4 +160,5 @@ pre { background: #eee; padding: .8em; overflow-x: auto; white-space: pre-wrap; 
 figure { margin: 1.5em 0; }
 figure svg { width: 100%; height: auto; background: white; border: 1px solid #ddd; }
 figcaption { font-style: italic; color: #555; margin-top: .3em; }
+.warning { background: #fff4e0; border-left: 4px solid #d55e00; padding: .6em .8em; }
 ";

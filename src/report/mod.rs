@@ -9,3 +9,4 @@ pub mod document;
 pub mod error;
 pub mod sweep;
 pub mod trace;
+pub mod variants;

@@ -6,11 +6,13 @@ use std::path::Path;
 
 use super::analysis::{Analysis, Group, MatchGroup};
 use super::chart::{self, Chart, Line, Plot, Scale};
-use super::compare::count_share;
+use super::compare::{count_share, percent, with_interval};
 use super::document::{self, Block};
 use super::error::ReportError;
+use super::variants::{self, Carried};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
+use crate::sim::endings;
 
 /// A grid point's parameter values, from the `--set` list recorded in run.json.
 fn parameters(settings: &[String]) -> Vec<(String, f64)> {
@@ -28,7 +30,7 @@ const CAPPED: f64 = 0.05;
 
 /// Writes the sweep report into `dir`. `swept` names the parameters varied, in order: the
 /// first is the x axis, the others split the charts. `score_unfinished` counts games stopped
-/// by cap or repetition in win rates.
+/// by cap or repetition in win rates; `carried` is the variant's file, carried into `dir`.
 ///
 /// # Errors
 /// Unreadable run files, unwritable report files, drawing errors.
@@ -37,8 +39,10 @@ pub fn write(
     command: &str,
     swept: &[String],
     score_unfinished: bool,
+    carried: &[Carried],
 ) -> Result<(), ReportError> {
     let analysis = Analysis::read(dir.path(), score_unfinished)?;
+    let endings = endings::read(dir.path())?;
     let csv_error = |path: &Path| {
         let path = path.join("sweep.csv");
         move |source| ReportError::Csv { path, source }
@@ -71,8 +75,12 @@ pub fn write(
             analysis.made_by()
         )),
         Block::Code(command.to_string()),
-        Block::Paragraph(analysis.scoring_note()),
+        Block::Paragraph(format!(
+            "{} A rate over no finished game is n/a, and a chart leaves that point out.",
+            analysis.scoring_note()
+        )),
     ];
+    blocks.splice(1..1, variants::banner(&endings));
     let mut csv_out = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = ["pairing", "seat_order", "south_agent", "north_agent"]
         .map(String::from)
@@ -162,16 +170,21 @@ pub fn write(
             record.extend(swept.iter().map(|k| value(point, k).to_string()));
             record.push(g.tally.games.to_string());
             record.push(g.rules_hash.clone());
-            for (v, lo, hi) in [
-                g.rate(g.tally.first_mover_wins),
-                g.rate(g.tally.outcomes[0]),
-                g.rate(g.tally.outcomes[1]),
-                g.rate(g.tally.outcomes[2]),
-                g.mean_length(),
-                g.share(g.tally.unfinished()),
-                g.share(g.tally.ended(EndClass::Cap)),
+            for value in [
+                g.rate_of(g.tally.first_mover_wins),
+                g.rate_of(g.tally.outcomes[0]),
+                g.rate_of(g.tally.outcomes[1]),
+                g.rate_of(g.tally.outcomes[2]),
+                Some(g.mean_length()),
+                Some(g.share(g.tally.unfinished())),
+                Some(g.share(g.tally.ended(EndClass::Cap))),
             ] {
-                record.extend([v, lo, hi].map(|x| x.to_string()));
+                // Empty cells for a rate over no finished game.
+                let cells = value.map_or(
+                    [String::new(), String::new(), String::new()],
+                    |(v, lo, hi)| [v, lo, hi].map(|x| x.to_string()),
+                );
+                record.extend(cells);
             }
             if let Some(m) = match_of(g) {
                 for (v, lo, hi) in [
@@ -186,15 +199,16 @@ pub fn write(
             csv_out
                 .write_record(&record)
                 .map_err(csv_error(dir.path()))?;
-            let (fm, lo, hi) = g.rate(g.tally.first_mover_wins);
             let mut row: Vec<String> = swept.iter().map(|k| value(point, k).to_string()).collect();
-            row.push(format!(
-                "{:.1}% [{:.1}–{:.1}]",
-                100.0 * fm,
-                100.0 * lo,
-                100.0 * hi
-            ));
-            row.push(format!("{:.1}%", 100.0 * g.rate(g.tally.outcomes[2]).0));
+            let none = || format!("n/a ({})", g.endings().basis());
+            row.push(
+                g.rate_of(g.tally.first_mover_wins)
+                    .map_or_else(none, with_interval),
+            );
+            row.push(
+                g.rate_of(g.tally.outcomes[2])
+                    .map_or_else(none, |(v, _, _)| percent(v)),
+            );
             row.push(format!("{:.1}", g.mean_length().0));
             row.push(format!("{:.1}%", 100.0 * g.share(g.tally.unfinished()).0));
             let capped = g.share(g.tally.ended(EndClass::Cap)).0;
@@ -276,10 +290,17 @@ pub fn write(
                 .collect();
             let fixed: String = other.iter().map(|(k, v)| format!(", {k}={v}")).collect();
             let stem_extra: String = other.iter().map(|(k, v)| format!("-{k}{v}")).collect();
-            let line = |name: &str, f: &dyn Fn(&Group) -> (f64, f64, f64)| Line {
-                name: name.into(),
-                points: selected.iter().map(|(g, x)| (*x, f(g).0)).collect(),
-                band: selected.iter().map(|(g, x)| (*x, f(g).1, f(g).2)).collect(),
+            // A point with no value (a rate over no finished game) is left out of its line.
+            let line = |name: &str, f: &dyn Fn(&Group) -> Option<(f64, f64, f64)>| {
+                let values: Vec<(f64, (f64, f64, f64))> = selected
+                    .iter()
+                    .filter_map(|(g, x)| f(g).map(|v| (*x, v)))
+                    .collect();
+                Line {
+                    name: name.into(),
+                    points: values.iter().map(|&(x, (v, _, _))| (x, v)).collect(),
+                    band: values.iter().map(|&(x, (_, lo, hi))| (x, lo, hi)).collect(),
+                }
             };
             let what = format!(
                 "{base}, {}, {} games per point{fixed}",
@@ -293,15 +314,15 @@ pub fn write(
                 plot: Plot::Lines {
                     x_label: x_key.clone(),
                     lines: vec![
-                        line("first mover", &|g| g.rate(g.tally.first_mover_wins)),
+                        line("first mover", &|g| g.rate_of(g.tally.first_mover_wins)),
                         line(&format!("South ({})", seating.south), &|g| {
-                            g.rate(g.tally.outcomes[0])
+                            g.rate_of(g.tally.outcomes[0])
                         }),
                         line(&format!("North ({})", seating.north), &|g| {
-                            g.rate(g.tally.outcomes[1])
+                            g.rate_of(g.tally.outcomes[1])
                         }),
-                        line("draw", &|g| g.rate(g.tally.outcomes[2])),
-                        line("unfinished", &|g| g.share(g.tally.unfinished())),
+                        line("draw", &|g| g.rate_of(g.tally.outcomes[2])),
+                        line("unfinished", &|g| Some(g.share(g.tally.unfinished()))),
                     ],
                 },
             };
@@ -317,7 +338,7 @@ pub fn write(
                 y: Scale::Linear,
                 plot: Plot::Lines {
                     x_label: x_key.clone(),
-                    lines: vec![line("mean length", &|g| g.mean_length())],
+                    lines: vec![line("mean length", &|g| Some(g.mean_length()))],
                 },
             };
             let stem = format!("sweep-length-{}{stem_extra}", seating.slug());
@@ -327,9 +348,8 @@ pub fn write(
                 format!("Mean game length as {x_key} varies{fixed}"),
             ));
             if matched {
-                let of = |f: fn(&MatchGroup) -> (f64, f64, f64)| {
-                    move |g: &Group| match_of(g).map_or((f64::NAN, f64::NAN, f64::NAN), f)
-                };
+                let of =
+                    |f: fn(&MatchGroup) -> (f64, f64, f64)| move |g: &Group| match_of(g).map(f);
                 let results = Chart {
                     title: format!("Match results by {x_key} ({what} (matches))"),
                     y_label: "share of matches (bands: 95% intervals)".into(),
@@ -367,6 +387,8 @@ pub fn write(
             }
         }
     }
+    blocks.extend(variants::readings_section(info, &endings));
+    blocks.extend(variants::files_section(carried));
     let bytes = csv_out.into_inner().expect("writing to memory cannot fail");
     dir.write_file("sweep.csv", &bytes)?;
     Ok(document::write_pages(dir, "sowlab sweep", &blocks)?)

@@ -78,11 +78,18 @@ pub fn explain(rules: &Rules) -> String {
     let mut marks: Vec<_> = rules.readings.iter().collect();
     marks.sort_by_key(|r| r.number);
     for r in marks {
+        // A default is a rule the file leaves to the language: said, since it decides games
+        // all the same.
+        let rule = if r.default {
+            format!("{} (default)", r.rule)
+        } else {
+            r.rule.clone()
+        };
         let _ = writeln!(
             o,
             "  R{:<2} {:<28} {}",
             r.number,
-            r.rule,
+            rule,
             rules.reading_text(r.number)
         );
     }

@@ -39,9 +39,9 @@ pub struct Rules {
     pub provenance: Provenance,
     /// Every rule that rests on an editorial reading (`reading R7`), in file order.
     pub readings: Vec<ReadingMark>,
-    /// The readings the file (or a file it extends) declares, beyond the shipped R1–R16:
-    /// number and what the gap is and what was chosen. Not part of the hash.
-    pub declared: Vec<(u16, String)>,
+    /// The readings the file (or a file it extends) declares, beyond the shipped R1–R16, in
+    /// number order. Not part of the hash.
+    pub declared: Vec<Declared>,
     /// The game itself.
     pub program: Program,
     /// Tables derived from `program.board` and `program.sowing`.
@@ -277,6 +277,20 @@ pub struct ReadingMark {
     pub number: u16,
     /// Where the mark stands, e.g. `capture "opposite"` or `end.last seeds`.
     pub rule: String,
+    /// The file does not state the rule: the language's default applies, and rests on this
+    /// reading (the move cap and repetition limit on R10, say).
+    pub default: bool,
+}
+
+/// A reading a file declares, R17 onwards: the gap, what was chosen, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Declared {
+    /// The reading's number.
+    pub number: u16,
+    /// What it says.
+    pub text: String,
+    /// The file that declares it, as compiled (its name as given).
+    pub file: String,
 }
 
 impl Rules {
@@ -285,7 +299,7 @@ impl Rules {
     pub fn new(
         provenance: Provenance,
         readings: Vec<ReadingMark>,
-        declared: Vec<(u16, String)>,
+        declared: Vec<Declared>,
         program: Program,
     ) -> Rules {
         let geometry = Geometry::new(&program.board, &program.sowing);
@@ -321,15 +335,48 @@ impl Rules {
 
     /// What reading `number` says: the file's own declaration, or the shipped gloss.
     pub fn reading_text(&self, number: u16) -> &str {
-        self.declared
-            .iter()
-            .find(|(n, _)| *n == number)
-            .map_or_else(|| reading_gloss(number), |(_, text)| text.as_str())
+        self.declared(number)
+            .map_or_else(|| reading_gloss(number), |d| d.text.as_str())
     }
 
-    /// The sorted, distinct reading numbers the rules rest on.
+    /// The declaration of reading `number`, if a file of the variant declares it.
+    pub fn declared(&self, number: u16) -> Option<&Declared> {
+        self.declared.iter().find(|d| d.number == number)
+    }
+
+    /// How a reading is named where readings of several files meet: `R7` for a shipped one,
+    /// `R17 (kara.sow)` for one a file declares, after the file's name.
+    pub fn reading_id(&self, number: u16) -> String {
+        match self.declared(number) {
+            Some(d) => {
+                let file = std::path::Path::new(&d.file)
+                    .file_name()
+                    .map_or_else(|| d.file.clone(), |f| f.to_string_lossy().into_owned());
+                format!("R{number} ({file})")
+            }
+            None => format!("R{number}"),
+        }
+    }
+
+    /// The sorted, distinct reading numbers the rules rest on, defaults included.
     pub fn reading_numbers(&self) -> Vec<u16> {
-        let mut numbers: Vec<u16> = self.readings.iter().map(|r| r.number).collect();
+        self.numbers(|_| true)
+    }
+
+    /// The sorted, distinct reading numbers the rules rest on only by default: no rule the
+    /// file states is marked with them.
+    pub fn default_readings(&self) -> Vec<u16> {
+        let stated = self.numbers(|r| !r.default);
+        self.numbers(|r| r.default && !stated.contains(&r.number))
+    }
+
+    fn numbers(&self, keep: impl Fn(&ReadingMark) -> bool) -> Vec<u16> {
+        let mut numbers: Vec<u16> = self
+            .readings
+            .iter()
+            .filter(|r| keep(r))
+            .map(|r| r.number)
+            .collect();
         numbers.sort_unstable();
         numbers.dedup();
         numbers

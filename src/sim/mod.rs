@@ -1,6 +1,7 @@
 //! Self-play: one game (or match of rounds) between two agents, and experiments of many run
 //! in parallel, reproducibly, with their results streamed to CSV files.
 
+pub mod endings;
 pub mod merge;
 pub mod output;
 pub mod record;

@@ -19,6 +19,7 @@ use super::runner::{Experiment, Played};
 use super::stats::Summary;
 use crate::outdir::disk::{open_own, temporary, write_atomically, Disk, FileError, RealDisk};
 use crate::outdir::{OutDir, OutDirError};
+use crate::rules::Rules;
 
 /// Everything that identifies an experiment's results.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,8 +178,41 @@ pub struct VariantInfo {
     pub rules_hash: String,
     /// `--set` overrides applied.
     pub settings: Vec<String>,
-    /// The readings its rules rest on, each as `R7 capture "opposite".if`.
-    pub readings: Vec<String>,
+    /// The readings its rules rest on, one per marked rule, in number order.
+    pub readings: Vec<ReadingInfo>,
+}
+
+/// A reading a variant's rules rest on, as `run.json` records it and reports show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadingInfo {
+    /// `R7`; a reading a file declares is named with the file, `R17 (kara.sow)`, since each
+    /// file numbers its own from R17.
+    pub id: String,
+    /// The rule it stands on: `capture "opposite".if`, `end.move cap`.
+    pub rule: String,
+    /// What it says.
+    pub text: String,
+    /// The file does not state the rule: the language's default applies, resting on this
+    /// reading.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub default: bool,
+}
+
+impl ReadingInfo {
+    /// The readings of `rules`, one per marked rule, in number order.
+    pub fn of(rules: &Rules) -> Vec<ReadingInfo> {
+        let mut marks: Vec<_> = rules.readings.iter().collect();
+        marks.sort_by_key(|m| m.number);
+        marks
+            .into_iter()
+            .map(|m| ReadingInfo {
+                id: rules.reading_id(m.number),
+                rule: m.rule.clone(),
+                text: rules.reading_text(m.number).to_string(),
+                default: m.default,
+            })
+            .collect()
+    }
 }
 
 /// `run.json`: the experiment, and how many rows its files hold.
@@ -487,7 +521,9 @@ pub fn run_on(
     let matches_path = partial(&path, MATCHES);
     // A run that plays all its games in this process counts the summary as it writes them; a
     // resumed one has games from an earlier process, and the commit reads them back instead.
-    let mut summary = start.is_none().then(Summary::default);
+    let mut summary = start
+        .is_none()
+        .then(|| Summary::new(&info.agents, info.games));
     let mut checkpoint = match start {
         Some(c) => c,
         None => {
@@ -641,7 +677,7 @@ pub(crate) fn commit(
     let summary = match counted {
         Some(summary) => summary,
         None => {
-            read = read_summary(&games)?;
+            read = read_summary(&games, &checkpoint.run)?;
             &read
         }
     };
@@ -765,8 +801,8 @@ fn reopen(dir: &Path, path: &Path, length: u64) -> Result<BufWriter<File>, Outpu
 }
 
 /// The summary of a games CSV, read back (streamed).
-fn read_summary(games: &Path) -> Result<Summary, OutputError> {
-    let mut summary = Summary::default();
+fn read_summary(games: &Path, run: &RunInfo) -> Result<Summary, OutputError> {
+    let mut summary = Summary::new(&run.agents, run.games);
     let mut reader = csv::Reader::from_path(games).map_err(csv_error(games))?;
     for record in reader.deserialize::<GameRecord>() {
         summary.add(&record.map_err(csv_error(games))?);

@@ -401,49 +401,58 @@ impl Row for MoveRecord {
     }
 }
 
-/// One row of `summary.csv`: one variant and one seating of the agents.
+/// A row of `summary.csv`: one variant in one seating of one agent pairing. Outcomes and rates
+/// are over the finished games, as the reports count them (empty where none finished); how
+/// games ended is over all of them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRecord {
     /// The variant's name.
     pub variant: Name,
     /// Content hash of the compiled rules.
     pub rules_hash: Hex64,
+    /// The agent pairing, `A,B`.
+    pub pairing: Name,
+    /// Seat order: 0 when the pairing's first agent played South, 1 when its second did.
+    pub seat_order: u8,
     /// South's agent.
     pub south_agent: Name,
     /// North's agent.
     pub north_agent: Name,
     /// Games.
     pub games: u64,
-    /// Games South won.
+    /// Games that reached an end rule of the variant or in which nobody could move: not
+    /// stopped by the move cap or by repetition.
+    pub finished: u64,
+    /// Finished games South won.
     pub south_wins: u64,
-    /// Games North won.
+    /// Finished games North won.
     pub north_wins: u64,
-    /// Drawn games.
+    /// Finished games drawn.
     pub draws: u64,
-    /// South's win rate.
-    pub south_rate: f64,
+    /// South's win rate over the finished games.
+    pub south_rate: Option<f64>,
     /// Its 95% Wilson interval, low end.
-    pub south_low: f64,
+    pub south_low: Option<f64>,
     /// High end.
-    pub south_high: f64,
+    pub south_high: Option<f64>,
     /// North's win rate.
-    pub north_rate: f64,
+    pub north_rate: Option<f64>,
     /// Low end.
-    pub north_low: f64,
+    pub north_low: Option<f64>,
     /// High end.
-    pub north_high: f64,
+    pub north_high: Option<f64>,
     /// Draw rate.
-    pub draw_rate: f64,
+    pub draw_rate: Option<f64>,
     /// Low end.
-    pub draw_low: f64,
+    pub draw_low: Option<f64>,
     /// High end.
-    pub draw_high: f64,
+    pub draw_high: Option<f64>,
     /// Win rate of the player who moved first.
-    pub first_mover_rate: f64,
+    pub first_mover_rate: Option<f64>,
     /// Low end.
-    pub first_mover_low: f64,
+    pub first_mover_low: Option<f64>,
     /// High end.
-    pub first_mover_high: f64,
+    pub first_mover_high: Option<f64>,
     /// Mean moves per game.
     pub mean_turns: f64,
     /// Median moves per game.

@@ -3,6 +3,7 @@
 //! both count with. Pure functions; `summary.csv` is built here.
 
 use super::record::{GameRecord, Hex64, Name, SummaryRecord};
+use super::runner::Place;
 use crate::engine::EndClass;
 use crate::rules::Side;
 
@@ -77,20 +78,45 @@ pub fn mcnemar(b: u64, c: u64) -> (f64, f64) {
     (z, p.min(1.0))
 }
 
-/// The Wald interval for the difference of two paired proportions `p₁ − p₂` from `n` pairs, of
-/// which `b` succeeded in the first member only and `c` in the second only:
-/// `d = (b − c) / n`, `se = √(b + c − (b − c)² / n) / n`, interval `d ± z · se` clipped to
-/// `[−1, 1]` (Agresti, *Categorical Data Analysis*, 2nd ed. 2002, §10.1.2). Returns
-/// `(d, low, high)`; with no pairs `(0, −1, 1)`. With no discordant pairs the interval is the
-/// point 0: a Wald interval's known weakness, which matters only for tiny samples.
+/// The difference of two paired proportions `p₁ − p₂` from `n` pairs, of which `b` succeeded
+/// in the first member only and `c` in the second only, `d = (b − c) / n`, with Bonett and
+/// Price's adjusted Wald interval ("Adjusted Wald confidence interval for a difference of
+/// binomial proportions based on paired data", J. Educ. Behav. Stat. 37, 2012): with
+/// `p̃b = (b + 1)/(n + 2)`, `p̃c = (c + 1)/(n + 2)`, the interval is
+/// `p̃b − p̃c ± z √((p̃b + p̃c − (p̃b − p̃c)²)/(n + 2))`, clipped to `[−1, 1]`. Unlike the Wald
+/// interval it never collapses to a point, with few discordant pairs or none. Returns
+/// `(d, low, high)`; with no pairs `(0, −1, 1)`.
+///
+/// The same interval serves a difference of two shares of one multinomial sample (South's
+/// wins minus North's among the same games), whose variance has the same form.
 pub fn paired_difference(b: u64, c: u64, n: u64, z: f64) -> (f64, f64, f64) {
     if n == 0 {
         return (0.0, -1.0, 1.0);
     }
-    let (b, c, n) = (b as f64, c as f64, n as f64);
-    let d = (b - c) / n;
-    let se = (b + c - (b - c).powi(2) / n).max(0.0).sqrt() / n;
-    (d, (d - z * se).max(-1.0), (d + z * se).min(1.0))
+    let d = (b as f64 - c as f64) / n as f64;
+    let m = n as f64 + 2.0;
+    let (pb, pc) = ((b as f64 + 1.0) / m, (c as f64 + 1.0) / m);
+    let centre = pb - pc;
+    let half = z * ((pb + pc - centre * centre) / m).max(0.0).sqrt();
+    (d, (centre - half).max(-1.0), (centre + half).min(1.0))
+}
+
+/// The normal quantile for 80% power, one-sided.
+pub const Z80: f64 = 0.841_621_233_572_914_3;
+
+/// The smallest difference of paired proportions that McNemar's test at 5% (two-sided)
+/// would detect with 80% power, from `n` pairs of which `b + c` were discordant:
+/// `(z₀.₉₇₅ + z₀.₈₀) √(ψ / n)`, where `ψ` is the share of discordant pairs, estimated as
+/// `(b + c + 2)/(n + 2)` so that it is not 0 with no discordant pairs (Connor, "Sample size for
+/// testing differences in proportions for the paired-sample design", Biometrics 43, 1987, for
+/// a difference small against `ψ`). A test that finds no difference could not have told one
+/// smaller than this; `None` with no pairs.
+pub fn detectable_difference(b: u64, c: u64, n: u64) -> Option<f64> {
+    if n == 0 {
+        return None;
+    }
+    let psi = (b + c + 2) as f64 / (n + 2) as f64;
+    Some(((Z95 + Z80) * (psi / n as f64).sqrt()).min(1.0))
 }
 
 /// Holm's step-down adjustment of the p-values of one family of tests: with the `m` values
@@ -295,17 +321,22 @@ impl Tally {
     }
 }
 
-/// Accumulates game records into summary rows, one per (variant, South agent, North agent),
-/// in order of first appearance. Memory is flat in the number of games: game lengths are
-/// kept as a histogram.
-#[derive(Default)]
+/// Accumulates game records into summary rows, one per variant and seating (pairing and seat
+/// order), in order of first appearance. Memory is flat in the number of games: game lengths
+/// are kept as a histogram.
 pub struct Summary {
+    /// The run's pairings, each `A,B`.
+    pairings: Vec<Name>,
+    /// Games per variant, pairing and seat order: how a game's index gives its seating.
+    games: u64,
     groups: Vec<Group>,
 }
 
 struct Group {
-    /// Variant, rules hash, South's agent, North's agent.
-    key: (Name, Hex64, Name, Name),
+    /// Variant, rules hash, pairing and seat order.
+    key: (Name, Hex64, usize, u8),
+    south: Name,
+    north: Name,
     tally: Tally,
     passes: u64,
     extra_turns: u64,
@@ -314,25 +345,27 @@ struct Group {
 }
 
 impl Summary {
+    /// A summary of the games of a run of `pairings` (each `A,B`), `games` per variant,
+    /// pairing and seat order.
+    pub fn new(pairings: &[String], games: u64) -> Summary {
+        Summary {
+            pairings: pairings.iter().map(|p| p.as_str().into()).collect(),
+            games,
+            groups: Vec::new(),
+        }
+    }
+
     /// Counts one game.
     pub fn add(&mut self, r: &GameRecord) {
-        let found = self.groups.iter().position(|g| {
-            let (variant, hash, south, north) = &g.key;
-            *variant == r.variant
-                && *hash == r.rules_hash
-                && *south == r.south_agent
-                && *north == r.north_agent
-        });
-        let i = match found {
+        let place = Place::of(r.game, self.pairings.len(), self.games, 0);
+        let key = (r.variant.clone(), r.rules_hash, place.pairing, place.seats);
+        let i = match self.groups.iter().position(|g| g.key == key) {
             Some(i) => i,
             None => {
                 self.groups.push(Group {
-                    key: (
-                        r.variant.clone(),
-                        r.rules_hash,
-                        r.south_agent.clone(),
-                        r.north_agent.clone(),
-                    ),
+                    key,
+                    south: r.south_agent.clone(),
+                    north: r.north_agent.clone(),
                     tally: Tally::default(),
                     passes: 0,
                     extra_turns: 0,
@@ -343,7 +376,7 @@ impl Summary {
             }
         };
         let g = &mut self.groups[i];
-        g.tally.add(r, true);
+        g.tally.add(r, false);
         g.passes += u64::from(r.passes);
         g.extra_turns += u64::from(r.extra_turns);
         g.endless += u64::from(r.endless_refused > 0);
@@ -358,17 +391,29 @@ impl Summary {
                 let t = &g.tally;
                 let n = t.games;
                 let share = |k: u64| k as f64 / n as f64;
-                let (south_rate, south_low, south_high) = wilson(t.outcomes[0], n, Z95);
-                let (north_rate, north_low, north_high) = wilson(t.outcomes[1], n, Z95);
-                let (draw_rate, draw_low, draw_high) = wilson(t.outcomes[2], n, Z95);
+                // Over the finished games; nothing where none finished.
+                let rate = |k: u64| match t.scored {
+                    0 => (None, None, None),
+                    scored => {
+                        let (rate, low, high) = wilson(k, scored, Z95);
+                        (Some(rate), Some(low), Some(high))
+                    }
+                };
+                let (south_rate, south_low, south_high) = rate(t.outcomes[0]);
+                let (north_rate, north_low, north_high) = rate(t.outcomes[1]);
+                let (draw_rate, draw_low, draw_high) = rate(t.outcomes[2]);
                 let (first_mover_rate, first_mover_low, first_mover_high) =
-                    wilson(t.first_mover_wins, n, Z95);
+                    rate(t.first_mover_wins);
+                let (variant, rules_hash, pairing, seat_order) = g.key.clone();
                 SummaryRecord {
-                    variant: g.key.0.clone(),
-                    rules_hash: g.key.1,
-                    south_agent: g.key.2.clone(),
-                    north_agent: g.key.3.clone(),
+                    variant,
+                    rules_hash,
+                    pairing: self.pairings[pairing].clone(),
+                    seat_order,
+                    south_agent: g.south.clone(),
+                    north_agent: g.north.clone(),
                     games: n,
+                    finished: t.scored,
                     south_wins: t.outcomes[0],
                     north_wins: t.outcomes[1],
                     draws: t.outcomes[2],
@@ -475,25 +520,41 @@ mod tests {
     }
 
     #[test]
-    fn paired_difference_matches_agresti() {
-        // Same table (Agresti 2002, §10.1.2): 0.59 − 0.55 = 0.04, se = √(236 − 64²/1600)/1600
-        // = √233.44/1600 = 0.009549; 95% interval 0.04 ± 1.96 · 0.009549 = (0.0213, 0.0587),
-        // published as (0.021, 0.059).
+    fn paired_difference_is_bonett_and_prices_adjusted_wald() {
+        // Agresti (2002), Table 10.1: b = 150, c = 86, n = 1600; d = 0.04. By hand:
+        // p̃b = 151/1602 = 0.094257, p̃c = 87/1602 = 0.054307, centre 0.039950,
+        // √((0.148564 − 0.001596)/1602) = 0.0095781, half 0.018773: (0.021177, 0.058723),
+        // beside the Wald interval's (0.021284, 0.058716).
         let (d, lo, hi) = paired_difference(150, 86, 1600, Z95);
         assert!((d - 0.04).abs() < 1e-12);
         assert!(
-            (lo - 0.021_284).abs() < 1e-5 && (hi - 0.058_716).abs() < 1e-5,
+            (lo - 0.021_177).abs() < 2e-6 && (hi - 0.058_723).abs() < 2e-6,
             "{lo} {hi}"
         );
-        // By hand, 10 pairs, b = 3, c = 1: d = 0.2, se = √(4 − 0.4)/10 = 0.18974,
-        // interval 0.2 ± 0.37188 = (−0.17188, 0.57188).
-        let (d, lo, hi) = paired_difference(3, 1, 10, Z95);
+        // Few pairs and no discordant ones: the Wald interval was the point 0. By hand,
+        // n = 10: p̃b = p̃c = 1/12, half = 1.959964 √((1/6)/12) = 0.230985.
+        let (d, lo, hi) = paired_difference(0, 0, 10, Z95);
+        assert!(d == 0.0 && (lo + 0.230_985).abs() < 1e-5 && (hi - 0.230_985).abs() < 1e-5);
+        // All 4 pairs discordant one way: d = 1, and the interval is not the point 1. By
+        // hand: p̃b = 5/6, p̃c = 1/6, centre 2/3, √((1 − 4/9)/6) = 0.304290, half 0.596397,
+        // so (0.070270, 1) after clipping.
+        let (d, lo, hi) = paired_difference(4, 0, 4, Z95);
         assert!(
-            (d - 0.2).abs() < 1e-12 && (lo + 0.171_88).abs() < 1e-4 && (hi - 0.571_88).abs() < 1e-4
+            d == 1.0 && (lo - 0.070_270).abs() < 1e-5 && hi == 1.0,
+            "{lo}"
         );
         assert_eq!(paired_difference(0, 0, 0, Z95), (0.0, -1.0, 1.0));
-        // Clipped: all 4 pairs discordant one way.
-        assert_eq!(paired_difference(4, 0, 4, Z95), (1.0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn the_detectable_difference_follows_connors_approximation() {
+        // 400 pairs, 40 discordant: ψ = 42/402 = 0.104478; (1.959964 + 0.841621) √(ψ/400)
+        // = 2.801585 · 0.016162 = 0.045278.
+        let d = detectable_difference(25, 15, 400).unwrap();
+        assert!((d - 0.045_278).abs() < 1e-5, "{d}");
+        // No discordant pair still leaves a difference it could not see.
+        assert!(detectable_difference(0, 0, 400).unwrap() > 0.0);
+        assert_eq!(detectable_difference(0, 0, 0), None);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod balance;
 mod catalogue;
+mod citable;
 mod cli;
 mod cli_fuzz;
 mod cli_grammar;

@@ -418,7 +418,7 @@ fn compare_and_sweep_with_match_report_matches() {
         assert_eq!(found.len(), 4, "{measure}: two variants in two seatings");
         assert!(found
             .iter()
-            .all(|r| r.low.unwrap() <= r.value && r.value <= r.high.unwrap()));
+            .all(|r| r.low.unwrap() <= r.value.unwrap() && r.value.unwrap() <= r.high.unwrap()));
     }
     let sweep = dir.path().join("sweep");
     super::util::sowlab()

@@ -150,7 +150,7 @@ fn compare_writes_every_chart_table_and_page() {
         let values: Vec<f64> = rows
             .iter()
             .filter(|r| r.kind == "variant" && r.measure == measure)
-            .map(|r| r.value)
+            .map(|r| r.value.unwrap())
             .collect();
         assert_eq!(values.len(), 8, "{measure}: two variants in four seatings");
         assert!(
@@ -213,18 +213,29 @@ fn comparing_two_readings_of_ayoayo_states_whether_they_differ() {
     assert_eq!(pair.games, 400);
     let (low, high) = (pair.low.unwrap(), pair.high.unwrap());
     assert!(
-        low <= pair.value && pair.value <= high && high - low < 0.2,
+        low <= pair.value.unwrap() && pair.value.unwrap() <= high && high - low < 0.2,
         "{pair:?}"
     );
     assert_eq!(pair.significant, Some(pair.p_holm.unwrap() < 0.05));
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();
     assert!(md.contains("significant?"));
-    assert!(md.contains(if p < 0.05 {
-        "yes: South's win rate differs"
+    // No "no difference" without the difference the test could have found.
+    let detectable = pair.detectable.unwrap();
+    assert!(detectable > 0.0 && detectable < 0.2, "{pair:?}");
+    assert!(md.contains(&if pair.p_holm.unwrap() < 0.05 {
+        "yes: South's win rate differs".to_string()
     } else {
-        "no: not distinguishable"
+        format!(
+            "no difference found; one of {:.1} points or more would have been (80% power)",
+            100.0 * detectable
+        )
     }));
-    assert!(md.contains("R7 capture \"opposite\".if"));
+    assert!(!md.contains("not distinguishable"));
+    // The reading behind the difference, with its text and the rule it stands on.
+    assert!(
+        md.contains("- R7: no capture when the hole opposite is empty (capture \"opposite\".if)"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -291,11 +302,14 @@ fn unfinished_games_are_counted_apart_from_win_rates() {
     let out = run("finished", &[]);
     let rows = comparison(&out);
     let capped = measure(&rows, "cap_rate");
-    assert!(capped.value > 0.2 && capped.games == 30, "{capped:?}");
+    assert!(
+        capped.value.unwrap() > 0.2 && capped.games == 30,
+        "{capped:?}"
+    );
     let south = measure(&rows, "south_rate");
     assert_eq!(
         south.games as f64,
-        (30.0 * (1.0 - measure(&rows, "unfinished_rate").value)).round(),
+        (30.0 * (1.0 - measure(&rows, "unfinished_rate").value.unwrap())).round(),
         "win rates over finished games only"
     );
     let md = std::fs::read_to_string(out.join("index.md")).unwrap();

@@ -22,16 +22,22 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         };
         match lang::compile_file(file, path, &settings) {
             Ok(rules) => {
-                let readings: Vec<String> = rules
-                    .reading_numbers()
-                    .iter()
-                    .map(|n| format!("R{n}"))
-                    .collect();
-                let readings = if readings.is_empty() {
-                    "none".to_string()
-                } else {
-                    readings.join(" ")
+                let defaults = rules.default_readings();
+                let ids = |numbers: &[u16]| -> Vec<String> {
+                    numbers.iter().map(|n| format!("R{n}")).collect()
                 };
+                let stated: Vec<u16> = rules
+                    .reading_numbers()
+                    .into_iter()
+                    .filter(|n| !defaults.contains(n))
+                    .collect();
+                let mut readings = match stated.len() {
+                    0 => "none".to_string(),
+                    _ => ids(&stated).join(" "),
+                };
+                if !defaults.is_empty() {
+                    readings += &format!(", by default {}", ids(&defaults).join(" "));
+                }
                 writeln!(
                     console.out,
                     "ok  {}  \"{}\"  rules {}  readings: {readings}",

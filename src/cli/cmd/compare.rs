@@ -12,6 +12,8 @@ use crate::made;
 use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;
 use crate::report::error::ReportError;
+use crate::report::variants::Carried;
+use crate::rules::Rules;
 use crate::sim::output::Finish;
 use crate::solve;
 
@@ -26,9 +28,13 @@ pub fn compare(args: &CompareArgs, console: &mut Console<'_>) -> Result<Outcome,
         repeated("--set", &args.set),
         scoring_flag(args.score_unfinished)
     );
-    build(&plan, &args.out, args.run.threads, console, |dir, _| {
-        report::compare::write(dir, &command, args.score_unfinished)
-    })
+    build(
+        &plan,
+        &args.out,
+        args.run.threads,
+        console,
+        |dir, _, carried| report::compare::write(dir, &command, args.score_unfinished, carried),
+    )
 }
 
 /// Every variant file with the same `--set` overrides, and the files as a command line gives
@@ -83,9 +89,15 @@ pub fn sweep(args: &SweepArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     );
     // A grid has no single `simulate` command; the sweep's own reproduces it.
     plan.info.command = command.clone();
-    build(&plan, &args.out, args.run.threads, console, |dir, _| {
-        report::sweep::write(dir, &command, &swept, args.score_unfinished)
-    })
+    build(
+        &plan,
+        &args.out,
+        args.run.threads,
+        console,
+        |dir, _, carried| {
+            report::sweep::write(dir, &command, &swept, args.score_unfinished, carried)
+        },
+    )
 }
 
 /// `sowlab balance`: a run of self-play at every rung of the ladder and of every rung against
@@ -112,7 +124,7 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
         args.opening,
         made::quote_path(&args.out),
         repeated("--set", &args.set)
-    );
+    ) + scoring_flag(args.score_unfinished);
     plan.info.command = command.clone();
     let ladder: Vec<String> = rungs.iter().map(ToString::to_string).collect();
     // The ground truth beside the estimates, where the board is small enough to solve soon.
@@ -132,9 +144,23 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
             Err(e) => format!("not solved: {e}"),
         })
         .collect();
-    build(&plan, &args.out, args.threads, console, |dir, seconds| {
-        report::balance::write(dir, &command, &ladder, &exact, seconds)
-    })
+    build(
+        &plan,
+        &args.out,
+        args.threads,
+        console,
+        |dir, seconds, carried| {
+            let setup = report::balance::Setup {
+                command: &command,
+                ladder: &ladder,
+                exact: &exact,
+                seconds,
+                score_unfinished: args.score_unfinished,
+                carried,
+            };
+            report::balance::write(dir, &setup)
+        },
+    )
 }
 
 /// `--score-unfinished` as the command line that made a report gives it.
@@ -170,7 +196,7 @@ fn build(
     out: &Path,
     threads: Option<usize>,
     console: &mut Console<'_>,
-    report: impl FnOnce(&mut OutDir, &[f64]) -> Result<(), ReportError>,
+    report: impl FnOnce(&mut OutDir, &[f64], &[Carried]) -> Result<(), ReportError>,
 ) -> Result<Outcome, Error> {
     let out = &super::out_dir(out, console)?;
     outdir::check_replaceable(out)?;
@@ -204,7 +230,21 @@ fn build(
                 })
             }
         };
-    report(&mut dir, &seconds)?;
+    super::warn_few_finished(dir.path(), console)?;
+    // A sweep's points are one file under other settings: carried once.
+    let compiled: Vec<&Rules> = plan.experiment.variants.iter().map(|(_, r)| r).collect();
+    let distinct = if plan
+        .info
+        .variants
+        .iter()
+        .all(|v| v.file == plan.info.variants[0].file)
+    {
+        &compiled[..compiled.len().min(1)]
+    } else {
+        &compiled[..]
+    };
+    let carried = report::variants::carry(&mut dir, distinct)?;
+    report(&mut dir, &seconds, &carried)?;
     if old.exists() {
         OutDir::open(&old, Kind::Report)?.remove()?;
     }

@@ -14,6 +14,7 @@ pub mod trace;
 use std::path::{Path, PathBuf};
 
 use super::{Console, Error};
+use crate::sim::endings;
 use crate::{lang, outdir};
 
 /// `--out` resolved once: a link becomes the directory it names, and the user is told so;
@@ -39,4 +40,16 @@ fn variant_files(paths: &[PathBuf], console: &mut Console<'_>) -> Result<Vec<Pat
         let _ = writeln!(console.err, "note: skipped `{}`: {why}", folder.display());
     }
     Ok(found.files)
+}
+
+/// Warns on stderr of each variant of the finished run in `dir` of which few games finished
+/// ([`endings::Endings::warning`]).
+fn warn_few_finished(dir: &Path, console: &mut Console<'_>) -> Result<(), Error> {
+    for warning in endings::read(dir)?
+        .iter()
+        .filter_map(endings::Endings::warning)
+    {
+        let _ = writeln!(console.err, "warning: {warning}");
+    }
+    Ok(())
 }

@@ -15,7 +15,7 @@ use crate::made;
 use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
 use crate::sim::merge::{shard_flag, Shards};
-use crate::sim::output::{self, Finish, Job, RunInfo, VariantInfo};
+use crate::sim::output::{self, Finish, Job, ReadingInfo, RunInfo, VariantInfo};
 use crate::sim::record::Name;
 use crate::sim::runner::{units, Entrant, Experiment, Shard};
 
@@ -65,11 +65,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
             name: label.clone(),
             rules_hash: rules.hash(),
             settings: written,
-            readings: rules
-                .readings
-                .iter()
-                .map(|r| format!("R{} {}", r.number, r.rule))
-                .collect(),
+            readings: ReadingInfo::of(&rules),
         });
         compiled.push((label.into(), rules));
     }
@@ -195,7 +191,10 @@ pub fn run(args: &SimulateArgs, console: &mut Console<'_>) -> Result<Outcome, Er
     )?;
     let files = dir.finish()?;
     let (what, units, rounds) = match finish {
-        Finish::Complete { units, rounds, .. } => (Wrote::Files, units, rounds),
+        Finish::Complete { units, rounds, .. } => {
+            super::warn_few_finished(&out, console)?;
+            (Wrote::Files, units, rounds)
+        }
         Finish::Unchanged { units } => (Wrote::Nothing, units, 0),
         Finish::Interrupted { done } => return Err(Error::Interrupted { done }),
     };
@@ -216,7 +215,10 @@ pub fn merge(args: &MergeArgs, console: &mut Console<'_>) -> Result<Outcome, Err
     let created = fs::symlink_metadata(&out).is_err();
     let mut dir = OutDir::open(&out, Kind::Run)?;
     let merged = match shards.merge_into(&mut dir, &made::today()) {
-        Ok(merged) => merged,
+        Ok(merged) => {
+            super::warn_few_finished(&out, console)?;
+            merged
+        }
         Err(e) => {
             // A directory made for a merge that failed goes with it.
             if created {

@@ -1,0 +1,181 @@
+//! What every report says of its variants, so that it can be cited as it stands: a warning at
+//! the top where few of a variant's games finished, the readings each rests on with their
+//! text and the games they decided, and the variant files themselves, carried into the report
+//! byte for byte (with the files they extend), with their rules in words.
+
+use std::path::Path;
+
+use super::document::Block;
+use super::error::ReportError;
+use crate::outdir::disk::FileError;
+use crate::outdir::{OutDir, OutDirError};
+use crate::rules::explain::explain;
+use crate::rules::Rules;
+use crate::sim::endings::Endings;
+use crate::sim::output::{ReadingInfo, RunInfo};
+
+/// One variant's files as the report carries them, and its rules in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carried {
+    /// The variant's name.
+    pub name: String,
+    /// Each file of the variant, the one given first and then those it extends: the path as
+    /// it was compiled, and the name of its copy in the report.
+    pub files: Vec<(String, String)>,
+    /// `sowlab explain` of the compiled rules (with the run's `--set` overrides applied).
+    pub rules: String,
+}
+
+/// Copies every file of `variants` into `dir`, byte for byte, each under its own file name
+/// (a file met twice is copied once; two different files of one name are told apart by a
+/// number before the name), and puts each variant's rules in words beside them.
+///
+/// # Errors
+/// A file that cannot be read again, or written into `dir`.
+pub fn carry(dir: &mut OutDir, variants: &[&Rules]) -> Result<Vec<Carried>, ReportError> {
+    let mut copies: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut carried = Vec::new();
+    for rules in variants {
+        let mut files = Vec::new();
+        for given in &rules.provenance.files {
+            let bytes = std::fs::read(given)
+                .map_err(|e| OutDirError::from(FileError::at(Path::new(given))(e)))?;
+            let mut name = Path::new(given)
+                .file_name()
+                .map_or_else(|| "variant".into(), |n| n.to_string_lossy().into_owned());
+            // A copy is a rule file by its name too, whatever the original was called: it
+            // cannot take the name of one of the report's own files.
+            if !name.ends_with(".sow") {
+                name.push_str(".sow");
+            }
+            let copy = match copies
+                .iter()
+                .find(|(c, b)| *b == bytes && c.ends_with(&name))
+            {
+                Some((copy, _)) => copy.clone(),
+                None => {
+                    let taken = copies.iter().any(|(c, _)| *c == name);
+                    let copy = if taken {
+                        format!("{}-{name}", copies.len() + 1)
+                    } else {
+                        name
+                    };
+                    dir.write_file(&copy, &bytes)?;
+                    copies.push((copy.clone(), bytes));
+                    copy
+                }
+            };
+            files.push((given.clone(), copy));
+        }
+        carried.push(Carried {
+            name: rules.provenance.name.clone(),
+            files,
+            rules: explain(rules),
+        });
+    }
+    Ok(carried)
+}
+
+/// The report's section on its variants' files: for each, the files carried (as given, and
+/// their copies here) and its rules in words.
+pub fn files_section(carried: &[Carried]) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Heading(2, "The variants, as they were run".into()),
+        Block::Paragraph(
+            "Each variant's rule file, and every file it extends, is copied into this report \
+             byte for byte; its rules hash (above) is computed from them. To run the report's \
+             command again, put each copy back at the path it was given as."
+                .into(),
+        ),
+    ];
+    for variant in carried {
+        blocks.push(Block::Heading(3, variant.name.clone()));
+        blocks.push(Block::Table(
+            vec!["file as given".into(), "copy in this report".into()],
+            variant
+                .files
+                .iter()
+                .map(|(given, copy)| vec![given.clone(), copy.clone()])
+                .collect(),
+        ));
+        blocks.push(Block::Paragraph(
+            "Its rules in words (`sowlab explain`):".into(),
+        ));
+        blocks.push(Block::Code(variant.rules.trim_end().to_string()));
+    }
+    blocks
+}
+
+/// A warning for each variant of which fewer than half the games finished.
+pub fn banner(endings: &[Endings]) -> Vec<Block> {
+    endings
+        .iter()
+        .filter_map(Endings::warning)
+        .map(|w| {
+            Block::Warning(format!(
+                "few finished games. {w}. Unfinished games are stopped by the move cap or by \
+                 repetition (reading R10); a variant that random play seldom finishes may lack \
+                 an end rule its sources give, or may be a game that really goes round."
+            ))
+        })
+        .collect()
+}
+
+/// The readings each variant's rules rest on, with their text, the language's defaults
+/// marked as such, and the games that the readings behind stopped games decided.
+pub fn readings_section(info: &RunInfo, endings: &[Endings]) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Heading(2, "Readings the rules rest on".into()),
+        Block::Paragraph(
+            "Where the sources leave a gap, a variant file takes a reading; results for these \
+             variants depend on them. R1 to R16 are sowlab's own (its docs/readings.md); a file \
+             numbers the readings it declares from R17, so each of those is named with its \
+             file. A default is a rule the file leaves to the language, which rests on the \
+             reading named."
+                .into(),
+        ),
+    ];
+    for v in &info.variants {
+        blocks.push(Block::Heading(3, v.name.clone()));
+        if v.readings.is_empty() {
+            blocks.push(Block::Paragraph("No editorial readings.".into()));
+        } else {
+            blocks.push(Block::List(grouped(&v.readings)));
+        }
+        let decided: Vec<String> = endings
+            .iter()
+            .filter(|e| e.variant == v.name)
+            .flat_map(Endings::decided)
+            .map(|(_, sentence)| sentence)
+            .collect();
+        if !decided.is_empty() {
+            blocks.push(Block::Paragraph(format!(
+                "In this run: {}.",
+                decided.join("; ")
+            )));
+        }
+    }
+    blocks
+}
+
+/// Readings as a list a reader takes in: each reading once, with its text and the rules that
+/// rest on it, `R10 (default): move cap 2000 … (end.move cap, end.repetition)`.
+fn grouped(readings: &[ReadingInfo]) -> Vec<String> {
+    let mut items: Vec<(&ReadingInfo, Vec<&str>)> = Vec::new();
+    for r in readings {
+        let same = |(first, _): &&mut (&ReadingInfo, Vec<&str>)| {
+            first.id == r.id && first.default == r.default
+        };
+        match items.iter_mut().find(same) {
+            Some((_, rules)) => rules.push(&r.rule),
+            None => items.push((r, vec![&r.rule])),
+        }
+    }
+    items
+        .into_iter()
+        .map(|(r, rules)| {
+            let default = if r.default { " (default)" } else { "" };
+            format!("{}{default}: {} ({})", r.id, r.text, rules.join(", "))
+        })
+        .collect()
+}
