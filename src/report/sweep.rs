@@ -25,6 +25,9 @@ fn parameters(settings: &[String]) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// A measure of a grid point's group, with its interval, or nothing.
+type Measure<'a> = &'a dyn Fn(&Group) -> Option<(f64, f64, f64)>;
+
 /// Games stopped by the move cap beyond this share of a grid point get a warning.
 const CAPPED: f64 = 0.05;
 
@@ -291,7 +294,7 @@ pub fn write(
             let fixed: String = other.iter().map(|(k, v)| format!(", {k}={v}")).collect();
             let stem_extra: String = other.iter().map(|(k, v)| format!("-{k}{v}")).collect();
             // A point with no value (a rate over no finished game) is left out of its line.
-            let line = |name: &str, f: &dyn Fn(&Group) -> Option<(f64, f64, f64)>| {
+            let line = |name: &str, f: Measure<'_>| {
                 let values: Vec<(f64, (f64, f64, f64))> = selected
                     .iter()
                     .filter_map(|(g, x)| f(g).map(|v| (*x, v)))
