@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::analysis::{mean_interval, seatings};
 use super::chart::{self, Bars, Chart, Plot, Scale};
-use super::compare::{p_text, percent, with_interval, write_table};
+use super::compare::{p_is, percent, with_interval, write_table};
 use super::document::{self, Block};
 use super::error::ReportError;
 use super::variants::{self, Carried};
@@ -67,9 +67,9 @@ impl Cell {
         let [south, north, _] = self.tally.outcomes;
         match self.south_score() {
             Some(score) => format!(
-                "{}, p = {}",
+                "{}, {}",
                 with_interval(score),
-                p_text(mcnemar(south, north).1)
+                p_is(mcnemar(south, north).1)
             ),
             None => self.none_scored(),
         }

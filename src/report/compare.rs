@@ -11,7 +11,7 @@ use super::variants::{self, Carried};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
 use crate::sim::endings;
-use crate::sim::stats::{detectable_difference, holm, mcnemar, paired_difference, Z95};
+use crate::sim::stats::{detectable_difference, holm, mcnemar, paired_difference, wilson, Z95};
 
 /// One row of `comparison.csv`, long format: a measure of one variant (`kind` = `variant`)
 /// or a test between two variants (`kind` = `pair`), for one seating of an agent pairing.
@@ -115,6 +115,11 @@ pub fn write(
         }
         rows.extend(comparison_rows(seating, &groups, tests));
         blocks.extend(pairing_section(&analysis, seating, &groups, tests, dir)?);
+        if seating.order == 1 && seating.south == seating.north && matches.is_empty() {
+            let other = Seating::of(&seating.pairing, 0);
+            let first: Vec<&Group> = analysis.of_seating(&other).collect();
+            blocks.extend(replicates_section(&seating.south, &first, &groups));
+        }
     }
     blocks.extend(variants::readings_section(&analysis.info, &endings));
     blocks.extend(variants::files_section(carried));
@@ -164,6 +169,16 @@ fn rate_text(g: &Group, k: u64) -> String {
     match g.rate_of(k) {
         Some(rate) => with_interval(rate),
         None => format!("n/a ({})", g.endings().basis()),
+    }
+}
+
+/// `p = 0.3725`, or `p < 0.0001`.
+pub(crate) fn p_is(p: f64) -> String {
+    let text = p_text(p);
+    if text.starts_with('<') {
+        format!("p {text}")
+    } else {
+        format!("p = {text}")
     }
 }
 
@@ -567,7 +582,7 @@ fn pairing_section(
                     with_interval(g.share(g.tally.finished())),
                     match g.seat_balance_of() {
                         Some(balance) => {
-                            format!("{}, p = {}", signed_points(balance), p_text(g.seat_test()))
+                            format!("{}, {}", signed_points(balance), p_is(g.seat_test()))
                         }
                         None => format!("n/a ({})", g.endings().basis()),
                     },
@@ -781,6 +796,132 @@ fn pairing_section(
         blocks.push(Block::Chart(stem, caption));
     }
     Ok(blocks)
+}
+
+/// For an agent playing itself, the two seat orders are replicates (the same agents, other
+/// seeds): combined, with twice the games behind each figure, and the variants compared over
+/// the pairs of both.
+fn replicates_section(agent: &str, first: &[&Group], second: &[&Group]) -> Vec<Block> {
+    let mut blocks = vec![
+        Block::Heading(
+            3,
+            format!("{agent} against itself, both seat orders together"),
+        ),
+        Block::Paragraph(format!(
+            "With {agent} in both seats the two seat orders above are replicates of one design, \
+             played on different seeds: here they are combined. Rates are over the finished \
+             games of both; the seat balance comes with its sign test, and the variants are \
+             compared on the pairs of both seat orders (McNemar's test on the summed \
+             discordant pairs, Bonett and Price's interval, Holm over this table's tests)."
+        )),
+    ];
+    let sum = |f: fn(&Group) -> u64, i: usize| f(first[i]) + f(second[i]);
+    let rows = (0..first.len())
+        .map(|i| {
+            let scored = sum(|g| g.tally.scored, i);
+            let wins = |k: usize| first[i].tally.outcomes[k] + second[i].tally.outcomes[k];
+            let rate = |k: u64| match scored {
+                0 => "n/a (no finished game)".to_string(),
+                n => with_interval(wilson(k, n, Z95)),
+            };
+            let balance = match scored {
+                0 => "n/a (no finished game)".to_string(),
+                n => format!(
+                    "{}, {}",
+                    signed_points(paired_difference(wins(0), wins(1), n, Z95)),
+                    p_is(mcnemar(wins(0), wins(1)).1)
+                ),
+            };
+            vec![
+                first[i].variant.clone(),
+                sum(|g| g.tally.games, i).to_string(),
+                scored.to_string(),
+                rate(sum(|g| g.tally.first_mover_wins, i)),
+                rate(wins(0)),
+                rate(wins(1)),
+                rate(wins(2)),
+                balance,
+            ]
+        })
+        .collect();
+    blocks.push(Block::Table(
+        [
+            "variant",
+            "games",
+            "finished",
+            "first mover wins",
+            "South wins",
+            "North wins",
+            "draws",
+            "seat balance, p (seats even)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    ));
+    // The variants compared over the pairs of both seat orders: each seat order's pairs are
+    // on seeds of their own, so the discordant counts add up.
+    let mut tests = Vec::new();
+    for a in 0..first.len() {
+        for b in a + 1..first.len() {
+            let (one, two) = (first[a].pairs(first[b]), second[a].pairs(second[b]));
+            let pairs = Pairs {
+                n: one.n + two.n,
+                first_only: one.first_only + two.first_only,
+                second_only: one.second_only + two.second_only,
+            };
+            if pairs.n == 0 {
+                continue;
+            }
+            let (z, p) = mcnemar(pairs.first_only, pairs.second_only);
+            tests.push(PairTest {
+                a,
+                b,
+                pairs,
+                z,
+                p,
+                holm: p,
+                difference: paired_difference(pairs.first_only, pairs.second_only, pairs.n, Z95),
+            });
+        }
+    }
+    let adjusted = holm(&tests.iter().map(|t| t.p).collect::<Vec<_>>());
+    for (t, holm) in tests.iter_mut().zip(adjusted) {
+        t.holm = holm;
+    }
+    if !tests.is_empty() {
+        blocks.push(Block::Table(
+            [
+                "variant",
+                "vs",
+                "difference [95% interval]",
+                "pairs n (b, c)",
+                "p",
+                "p (Holm)",
+                "significant?",
+            ]
+            .map(String::from)
+            .to_vec(),
+            tests
+                .iter()
+                .map(|t| {
+                    vec![
+                        first[t.a].variant.clone(),
+                        first[t.b].variant.clone(),
+                        signed_points(t.difference),
+                        format!(
+                            "{} ({}, {})",
+                            t.pairs.n, t.pairs.first_only, t.pairs.second_only
+                        ),
+                        p_text(t.p),
+                        p_text(t.holm),
+                        t.verdict(),
+                    ]
+                })
+                .collect(),
+        ));
+    }
+    blocks
 }
 
 /// `comparison.csv` rows of the matches of one seating.
