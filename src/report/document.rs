@@ -132,6 +132,19 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
     out
 }
 
+/// `24000` as `24,000`: counts as the pages and closing lines write them.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -152,3 +165,16 @@ figure { margin: 1.5em 0; }
 figure svg { width: 100%; height: auto; background: white; border: 1px solid #ddd; }
 figcaption { font-style: italic; color: #555; margin-top: .3em; }
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(24_000), "24,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}
