@@ -30,7 +30,7 @@ pub enum Command {
     Check(CheckArgs),
     /// Rewrite variant files in the language's one layout, comments kept.
     Fmt(FmtArgs),
-    /// List variant files: name, board, region and source.
+    /// List variant files: name, board, region and source (and their notes, with --notes).
     List(ListArgs),
     /// Write a Markdown page of variant files: provenance, board, readings, and how their
     /// games end under random play, the degenerate ones (under half finished) flagged.
@@ -106,6 +106,9 @@ pub struct ListArgs {
     /// Folders (every `.sow` file under them) or files; `variants` if none.
     #[arg(default_value = "variants")]
     pub paths: Vec<PathBuf>,
+    /// Print each file's `note:` lines under its row (why a game seldom ends, among others).
+    #[arg(long)]
+    pub notes: bool,
 }
 
 /// `sowlab catalogue [FOLDER...] [--games N] [--seed S] [--out FILE [--check]]`

@@ -40,6 +40,34 @@ fn list_prints_name_board_region_and_source_of_each_variant() {
     );
 }
 
+/// `--notes` puts a file's `note:` lines under its row, and nothing under a file without any.
+#[test]
+fn list_notes_prints_each_files_notes_under_its_row() {
+    let out = sowlab()
+        .args([
+            "list",
+            "variants/catalogue/adi.sow",
+            "variants/catalogue/bule-perga.sow",
+            "--notes",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("variants/catalogue/adi.sow"), "{text}");
+    assert!(
+        lines[2].starts_with("variants/catalogue/bule-perga.sow"),
+        "{text}"
+    );
+    let notes = &lines[3..];
+    assert_eq!(notes.len(), 3, "{text}");
+    assert!(notes.iter().all(|l| l.starts_with("    note: ")), "{text}");
+    assert!(
+        notes[1].contains("Random play seldom reaches an end"),
+        "{text}"
+    );
+}
+
 /// The page written with `--out` passes `--check`; changed, or gone, it fails it, with the
 /// command that makes it again.
 #[test]
