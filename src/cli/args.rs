@@ -21,7 +21,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`), files to format (`fmt --check`), or rules that differ (`diff`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`, `catalogue`), files to format (`fmt --check`), rules that differ (`diff`), or a stale page (`catalogue --check`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -30,8 +30,11 @@ pub enum Command {
     Check(CheckArgs),
     /// Rewrite variant files in the language's one layout, comments kept.
     Fmt(FmtArgs),
-    /// List variant files: name, board, region and source.
+    /// List variant files: name, board, region and source (and their notes, with --notes).
     List(ListArgs),
+    /// Write a Markdown page of variant files: provenance, board, readings, and how their
+    /// games end under random play, the degenerate ones (under half finished) flagged.
+    Catalogue(CatalogueArgs),
     /// Play moves and print a step-by-step account, or one JSON state per move.
     Trace(TraceArgs),
     /// Play a game in the terminal against an agent, or between two people at the keyboard.
@@ -103,6 +106,29 @@ pub struct ListArgs {
     /// Folders (every `.sow` file under them) or files; `variants` if none.
     #[arg(default_value = "variants")]
     pub paths: Vec<PathBuf>,
+    /// Print each file's `note:` lines under its row (why a game seldom ends, among others).
+    #[arg(long)]
+    pub notes: bool,
+}
+
+/// `sowlab catalogue [FOLDER...] [--games N] [--seed S] [--out FILE [--check]]`
+#[derive(Debug, Args)]
+pub struct CatalogueArgs {
+    /// Folders (every `.sow` file under them) or files; `variants` if none.
+    #[arg(default_value = "variants")]
+    pub paths: Vec<PathBuf>,
+    /// Random games per file and seat order: 1 to 1000000000.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    pub games: u64,
+    /// Master seed, 0 to 18446744073709551615: every game's seed derives from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the page to this file, replacing it whole, instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Write nothing: compare the page with the file `--out` names, and exit 1 if it differs.
+    #[arg(long, requires = "out")]
+    pub check: bool,
 }
 
 /// `sowlab trace FILE --moves 3,7,1` or `--random N --seed S`

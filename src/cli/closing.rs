@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::report::document::thousands;
+
 /// The closing line of a command that wrote files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Closing {
@@ -113,30 +115,9 @@ fn slashed(dir: &Path) -> String {
     }
 }
 
-/// `24000` as `24,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_have_thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(24_000), "24,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn the_line_lists_the_usual_files_first_and_counts_charts() {

@@ -1,7 +1,7 @@
 //! The command-line tool: parses arguments, calls the library, prints, and maps every outcome
 //! to an exit code in one place, [`run_with`]: 0 success, 1 errors in a rule file (or files
-//! `fmt --check` would change, or rules `diff` finds different), 2 a usage, input or output
-//! error, 130 interrupted.
+//! `fmt --check` would change, rules `diff` finds different, or a page `catalogue --check`
+//! finds stale), 2 a usage, input or output error, 130 interrupted.
 
 mod args;
 mod closing;
@@ -40,7 +40,8 @@ pub struct Console<'a> {
 enum Outcome {
     /// Done, nothing more to say.
     Done,
-    /// `check` found errors in a rule file (they are printed).
+    /// `check` found errors in a rule file, `fmt --check` files to format, `catalogue
+    /// --check` a stale page (they are printed).
     Errors,
     /// `diff` found rules that differ (they are printed).
     Differ,
@@ -109,6 +110,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Check(a) => cmd::check::run(a, console),
         Command::Fmt(a) => cmd::fmt::run(a, console),
         Command::List(a) => cmd::list::run(a, console),
+        Command::Catalogue(a) => cmd::catalogue::run(a, console),
         Command::Trace(a) => cmd::trace::run(a, console),
         Command::Play(a) => cmd::play::run(a, console, &mut std::io::stdin().lock()),
         Command::Explain(a) => cmd::explain::run(a, console),

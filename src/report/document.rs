@@ -141,6 +141,19 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
     out
 }
 
+/// `24000` as `24,000`: counts as the pages and closing lines write them.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -162,3 +175,16 @@ figure svg { width: 100%; height: auto; background: white; border: 1px solid #dd
 figcaption { font-style: italic; color: #555; margin-top: .3em; }
 .warning { background: #fff4e0; border-left: 4px solid #d55e00; padding: .6em .8em; }
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(24_000), "24,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,8 +1,9 @@
-//! Presenting results: traces of one game, and comparison reports (tables, charts, pages)
-//! built from the files of simulation runs.
+//! Presenting results: traces of one game, comparison reports (tables, charts, pages)
+//! built from the files of simulation runs, and the catalogue page of variant files.
 
 pub mod analysis;
 pub mod balance;
+pub mod catalogue;
 pub mod chart;
 pub mod compare;
 pub mod document;

@@ -1,12 +1,13 @@
 //! The catalogue of public two-row games (`variants/catalogue/`): every file compiles, names
 //! its published source, plays 1,000 random games that conserve every seed and end, and has a
-//! hand-worked golden case of its distinctive rule (`tests/golden/catalogue/<name>/`).
+//! hand-worked golden case of its distinctive rule (`tests/golden/catalogue/<name>/`); and
+//! `docs/catalogue.md` is the page the README's command makes of every variant today.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sowlab::engine::Game;
 
-use super::util::{path, variant};
+use super::util::{path, sowlab, variant};
 
 /// The catalogue's games, as `catalogue/<name>`.
 fn catalogue() -> Vec<String> {
@@ -78,4 +79,21 @@ fn every_catalogue_game_has_a_golden_case() {
             .unwrap_or(0);
         assert!(cases > 0, "{name} has no golden case in {}", dir.display());
     }
+}
+
+/// The README's `sowlab catalogue ... --out docs/catalogue.md`, run with `--check`: the page
+/// made now, compared byte for byte with the checked-in one.
+#[test]
+fn docs_catalogue_md_is_the_page_the_readme_command_makes_now() {
+    let command = super::readme::readme_commands()
+        .into_iter()
+        .find(|c| c[0] == "catalogue" && c.iter().any(|w| w == "docs/catalogue.md"))
+        .expect("the README gives the command that makes docs/catalogue.md");
+    let out = sowlab().args(&command).arg("--check").output().unwrap();
+    assert!(
+        out.status.success(),
+        "docs/catalogue.md is not what `sowlab {}` makes now; run it (`cargo run --release -- {0}`) and commit the page:\n{}",
+        command.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -40,6 +40,109 @@ fn list_prints_name_board_region_and_source_of_each_variant() {
     );
 }
 
+/// `--notes` puts a file's `note:` lines under its row, and nothing under a file without any.
+#[test]
+fn list_notes_prints_each_files_notes_under_its_row() {
+    let out = sowlab()
+        .args([
+            "list",
+            "variants/catalogue/adi.sow",
+            "variants/catalogue/bule-perga.sow",
+            "--notes",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("variants/catalogue/adi.sow"), "{text}");
+    assert!(
+        lines[2].starts_with("variants/catalogue/bule-perga.sow"),
+        "{text}"
+    );
+    let notes = &lines[3..];
+    assert_eq!(notes.len(), 3, "{text}");
+    assert!(notes.iter().all(|l| l.starts_with("    note: ")), "{text}");
+    assert!(
+        notes[1].contains("Random play seldom reaches an end"),
+        "{text}"
+    );
+}
+
+/// The page written with `--out` passes `--check`; changed, or gone, it fails it, with the
+/// command that makes it again.
+#[test]
+fn catalogue_check_finds_a_stale_page_and_names_the_command() {
+    let scratch = tempfile::tempdir().unwrap();
+    let page = scratch.path().join("page.md");
+    let args = |check: bool| {
+        let mut args = vec![
+            "catalogue".to_string(),
+            "variants/oware.sow".into(),
+            "--games".into(),
+            "20".into(),
+            "--out".into(),
+            page.display().to_string(),
+        ];
+        if check {
+            args.push("--check".into());
+        }
+        args
+    };
+    sowlab()
+        .args(args(false))
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("wrote ").and(predicate::str::contains(
+                "1 variant file(s), 40 random games each",
+            )),
+        );
+    sowlab()
+        .args(args(true))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("is up to date"));
+    let command = format!(
+        "`sowlab catalogue variants/oware.sow --games 20 --seed 1 --out {}`",
+        page.display()
+    );
+    let text = std::fs::read_to_string(&page).unwrap();
+    assert!(text.contains(&command[1..command.len() - 1]), "{text}");
+    std::fs::write(&page, text.replace("Oware", "Owari")).unwrap();
+    let changed = 1 + text.lines().position(|l| l.contains("Oware")).unwrap();
+    sowlab()
+        .args(args(true))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "is stale (from line {changed}): make it again with {command}"
+        )));
+    std::fs::remove_file(&page).unwrap();
+    sowlab()
+        .args(args(true))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is missing"));
+    assert!(!page.exists(), "--check writes nothing");
+}
+
+/// A file that does not compile: named on stderr, and no page, which would leave it out.
+#[test]
+fn catalogue_prints_no_page_when_a_file_does_not_compile() {
+    sowlab()
+        .args([
+            "catalogue",
+            "variants/oware.sow",
+            "tests/bad/duplicate.sow",
+            "--games",
+            "2",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("error: "));
+}
+
 #[test]
 fn check_fails_with_exit_code_2_on_a_missing_file() {
     sowlab()

@@ -5,7 +5,7 @@ use crate::util;
 
 /// The `sowlab` command lines of the README's shell blocks, continuation lines joined, with
 /// `cargo run --release --` read as `sowlab`.
-fn readme_commands() -> Vec<Vec<String>> {
+pub fn readme_commands() -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(util::path("README.md")).expect("README.md reads");
     let mut commands = Vec::new();
     let mut in_shell = false;
@@ -57,7 +57,9 @@ fn run(args: &[String], scratch: &std::path::Path) -> std::process::Output {
         std::fs::copy(util::path("variants/kalah.sow"), &copy).unwrap();
         args[1] = copy.to_string_lossy().into_owned();
     }
+    // `--out` is a directory, or a file for `catalogue`.
     let _ = std::fs::remove_dir_all(scratch.join("out"));
+    let _ = std::fs::remove_file(scratch.join("out"));
     let stdin = if args[0] == "play" { "quit\n" } else { "" };
     util::sowlab()
         .args(&args)
@@ -71,7 +73,17 @@ fn the_readme_commands_run_as_written() {
     let commands = readme_commands();
     let names: Vec<&str> = commands.iter().map(|c| c[0].as_str()).collect();
     for expected in [
-        "compare", "list", "check", "explain", "diff", "trace", "play", "fmt", "simulate", "sweep",
+        "compare",
+        "list",
+        "check",
+        "explain",
+        "diff",
+        "trace",
+        "play",
+        "fmt",
+        "simulate",
+        "sweep",
+        "catalogue",
     ] {
         assert!(
             names.contains(&expected),

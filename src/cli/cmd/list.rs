@@ -1,47 +1,34 @@
-//! `sowlab list [FOLDER...]`: one line per variant file: name, board, region, source.
+//! `sowlab list [FOLDER...] [--notes]`: one line per variant file: name, board, region,
+//! source; with `--notes`, the file's `note:` lines under it.
 
 use super::super::args::ListArgs;
 use super::super::{Console, Error, Outcome};
-use crate::lang;
+use crate::report::catalogue::{board, first};
 
 /// Prints the table, columns aligned, under a header; files that do not compile are named on
 /// stderr with their first error.
 pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    let files = super::variant_files(&args.paths, console)?;
+    let (compiled, failed) = super::compile_each(&args.paths, console)?;
     let mut rows = vec![["file", "name", "board", "region", "source"].map(String::from)];
-    let mut failed = 0;
-    for path in &files {
-        let rules = match lang::read_variant(path)
-            .map_err(Error::from)
-            .and_then(|file| Ok(lang::compile_file(file, path, &[])?))
-        {
-            Ok(rules) => rules,
-            Err(e) => {
-                failed += 1;
-                let _ = writeln!(console.err, "error: {e}");
-                continue;
-            }
-        };
-        let board = &rules.program.board;
-        let first = |key: &str| {
-            rules
-                .provenance
-                .get(key)
-                .first()
-                .map_or("", |s| s)
-                .to_string()
-        };
+    // Under each row, the lines printed with `--notes`; none under the header.
+    let mut notes = vec![Vec::new()];
+    for (path, rules) in &compiled {
         rows.push([
             path.display().to_string(),
             rules.provenance.name.clone(),
-            format!("2×{}, {} seeds", board.holes_per_row, rules.total),
-            first("region"),
-            first("source"),
+            board(rules),
+            first(rules, "region").to_string(),
+            first(rules, "source").to_string(),
         ]);
+        notes.push(if args.notes {
+            rules.provenance.get("note")
+        } else {
+            Vec::new()
+        });
     }
     let width = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
     let widths = [width(0), width(1), width(2), width(3)];
-    for row in &rows {
+    for (row, notes) in rows.iter().zip(&notes) {
         let mut line = String::new();
         for (c, cell) in row.iter().enumerate() {
             line.push_str(cell);
@@ -50,6 +37,9 @@ pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error>
             }
         }
         writeln!(console.out, "{}", line.trim_end()).map_err(Error::Stdout)?;
+        for note in notes {
+            writeln!(console.out, "    note: {note}").map_err(Error::Stdout)?;
+        }
     }
     Ok(if failed > 0 {
         Outcome::Errors

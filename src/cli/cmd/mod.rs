@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod catalogue;
 pub mod check;
 pub mod compare;
 pub mod diff;
@@ -13,7 +14,8 @@ pub mod trace;
 
 use std::path::{Path, PathBuf};
 
-use super::{Console, Error};
+use super::{load_rules, Console, Error};
+use crate::rules::Rules;
 use crate::sim::endings;
 use crate::{lang, outdir};
 
@@ -52,4 +54,25 @@ fn warn_few_finished(dir: &Path, console: &mut Console<'_>) -> Result<(), Error>
         let _ = writeln!(console.err, "warning: {warning}");
     }
     Ok(())
+}
+
+/// The variant files `paths` name, each compiled as it stands; a file that cannot be read or
+/// compiled is named on stderr with its first error and left out. Returns the compiled files,
+/// in order, and how many were left out.
+fn compile_each(
+    paths: &[PathBuf],
+    console: &mut Console<'_>,
+) -> Result<(Vec<(PathBuf, Rules)>, usize), Error> {
+    let mut compiled = Vec::new();
+    let mut failed = 0;
+    for path in variant_files(paths, console)? {
+        match load_rules(&path, &[]) {
+            Ok(rules) => compiled.push((path, rules)),
+            Err(e) => {
+                failed += 1;
+                let _ = writeln!(console.err, "error: {e}");
+            }
+        }
+    }
+    Ok((compiled, failed))
 }
