@@ -23,3 +23,4 @@ mod simulate;
 mod solve;
 mod util;
 mod variants;
+mod warnings;
