@@ -47,3 +47,4 @@ pub mod rules;
 pub mod sim;
 pub mod solve;
 pub mod source;
+pub mod warning;

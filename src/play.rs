@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::agents::{Agent, AgentSpec, AlphaBeta, WIN};
 use crate::engine::{move_name, parse_move, EndReason, Event, Game, PlayError, CLOCKWISE};
-use crate::report::trace::{describe_move, picture};
+use crate::report::trace::{describe_move, picture, OverAtStart};
 use crate::rules::{Rules, Side};
 
 /// The depth of `hint` when the command gives none: instant on the shipped boards.
@@ -409,8 +409,13 @@ impl<'r> Session<'r> {
         format!("{}\n", self.paint(BOLD, &line))
     }
 
-    /// The end of the game: the result, why, the final totals, and how to keep the game.
+    /// The end of the game: the result, why, the final totals, and how to keep the game; for
+    /// a game over before its first move, the one line that says so, and why.
     fn result(&self) -> String {
+        if let Some(over) = OverAtStart::of(&self.game) {
+            let line = format!("game over before the first move: {over}");
+            return format!("{}\n", self.paint(BOLD, &line));
+        }
         let outcome = self.game.outcome().expect("the game is over");
         let winner = match outcome.winner {
             Some(side) => format!("{side}{} wins", self.role(side)),

@@ -21,7 +21,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`, `catalogue`), files to format (`fmt --check`), rules that differ (`diff`), or a stale page (`catalogue --check`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 errors in a rule file (`check`, `fmt`, `list`, `catalogue`), warnings with `check --deny-warnings`, files to format (`fmt --check`), rules that differ (`diff`), or a stale page (`catalogue --check`); 2 usage, input or output error; 130 interrupted (`simulate` finishes with --resume).";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -80,6 +80,7 @@ pub enum Command {
 
 /// `sowlab check FILE...`
 #[derive(Debug, Args)]
+#[command(after_help = CHECK_HELP)]
 pub struct CheckArgs {
     /// Variant files (`.sow`), or folders to check every `.sow` file under.
     #[arg(required = true)]
@@ -87,7 +88,29 @@ pub struct CheckArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Fail (exit 1) if any file has warnings, as if they were errors: for CI.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
+
+const CHECK_HELP: &str =
+    "Output: for each file that compiles, `ok  FILE  \"NAME\"  rules HASH  readings: ...` on
+stdout, then its warnings on stderr; for each that does not, its errors on stderr.
+
+Warnings (marked ⚠, code sowlab::warning::KIND) are not errors: the file compiles and plays,
+but the game it makes is degenerate.
+  no_first_move  the player to move first has no legal move: the game is over before it
+                 starts, or the starter passes
+  never_applies  a rule that can never apply on this board: a capture `from move` beyond the
+                 move cap, `no capture for` more moves than the cap, `skip origin` from more
+                 seeds than the game has
+  one_round      `lose below` above half the seeds: every match ends after its first round
+  unfinished     fewer than 1 in 10 of 200 random games (random against random, seed 1, at
+                 most 2000 moves each) end by the game's own rules: the move cap or
+                 repetition stops the rest
+
+Exit codes: 0 every file compiles, with warnings or not; 1 a file has errors, or warnings
+with --deny-warnings; 2 a file cannot be read.";
 
 /// `sowlab fmt [--check] FILE...`
 #[derive(Debug, Args)]

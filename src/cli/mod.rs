@@ -1,7 +1,8 @@
 //! The command-line tool: parses arguments, calls the library, prints, and maps every outcome
-//! to an exit code in one place, [`run_with`]: 0 success, 1 errors in a rule file (or files
-//! `fmt --check` would change, rules `diff` finds different, or a page `catalogue --check`
-//! finds stale), 2 a usage, input or output error, 130 interrupted.
+//! to an exit code in one place, [`run_with`]: 0 success, 1 errors in a rule file (or warnings
+//! with `check --deny-warnings`, files `fmt --check` would change, rules `diff` finds
+//! different, or a page `catalogue --check` finds stale), 2 a usage, input or output error,
+//! 130 interrupted.
 
 mod args;
 mod closing;
@@ -40,8 +41,8 @@ pub struct Console<'a> {
 enum Outcome {
     /// Done, nothing more to say.
     Done,
-    /// `check` found errors in a rule file, `fmt --check` files to format, `catalogue
-    /// --check` a stale page (they are printed).
+    /// `check` found errors in a rule file, or warnings with `--deny-warnings`; `fmt --check`
+    /// files to format; `catalogue --check` a stale page (they are printed).
     Errors,
     /// `diff` found rules that differ (they are printed).
     Differ,

@@ -350,12 +350,7 @@ impl CompileErrors {
     /// Renders every error as a report with the file name, line and column, the source line
     /// and a caret under the spot. `color` adds terminal colours.
     pub fn render(&self, color: bool) -> String {
-        let theme = if color {
-            miette::GraphicalTheme::unicode()
-        } else {
-            miette::GraphicalTheme::unicode_nocolor()
-        };
-        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+        let handler = report_handler(color);
         let mut out = String::new();
         // Each file made printable once, however many errors it has.
         let mut shown: Vec<(Arc<str>, SourceFile)> = Vec::new();
@@ -388,6 +383,17 @@ impl CompileErrors {
         }
         out
     }
+}
+
+/// How `check` draws its reports, errors and warnings alike: unicode, 100 columns; `color`
+/// adds terminal colours.
+pub fn report_handler(color: bool) -> miette::GraphicalReportHandler {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    miette::GraphicalReportHandler::new_themed(theme).with_width(100)
 }
 
 /// `text` with each control character but tab and line ends replaced, byte for byte, by `?`

@@ -14,8 +14,9 @@ mod recover;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{CompileError, CompileErrorKind, CompileErrors};
+pub use diagnostic::{report_handler, CompileError, CompileErrorKind, CompileErrors};
 pub use lower::ABOUT_KEYS;
+pub use parser::award_text;
 pub use read::{variant_files, ReadError, ReadFailure, MAX_FILE_BYTES};
 
 use crate::rules::{Award, Rules, Side, MAX_HOLES_PER_ROW};

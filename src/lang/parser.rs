@@ -688,6 +688,23 @@ fn award(pair: Pair<'_, Rule>) -> Award {
     }
 }
 
+/// The words a file gives `award` in (`to opponent`), as [`award`] reads them: for messages
+/// that quote a rule.
+pub fn award_text(award: Award) -> &'static str {
+    match award {
+        Award::Capturer => "to capturer",
+        Award::PlayerToMove => "to player to move",
+        Award::LastMover => "to last mover",
+        Award::Owners => "to owners",
+        Award::PreviousWinner => "to previous winner",
+        Award::Nobody => "to nobody",
+        Award::Opponent => "to opponent",
+        Award::Starter => "to starter",
+        Award::SplitOddToPoorer => "split, odd seed to the poorer",
+        Award::Split => "split",
+    }
+}
+
 fn optional_award(pair: Pair<'_, Rule>) -> Option<Award> {
     match pair.as_rule() {
         Rule::none => None,
@@ -926,6 +943,32 @@ mod tests {
             rules,
             2 + 2 + 9 + 40 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
         );
+    }
+
+    /// Each award's words, given to a rule, read back as that award.
+    #[test]
+    fn award_text_is_read_back_as_its_award() {
+        use Award::*;
+        let every = [
+            Capturer,
+            PlayerToMove,
+            LastMover,
+            Owners,
+            Split,
+            SplitOddToPoorer,
+            Opponent,
+            Starter,
+            Nobody,
+            PreviousWinner,
+        ];
+        for award in every {
+            let text = format!("end {{ no move: end, {} }}", award_text(award));
+            let file = parse(&text).expect("parses").expect("numbers fit");
+            let BlockKind::End(rules) = &file.blocks[0].kind else {
+                panic!("an end block: {text}");
+            };
+            assert_eq!(rules[0].rule, EndRule::NoMove(Some(award)), "{text}");
+        }
     }
 
     /// The text above uses every rule of the grammar: a rule added without an example here

@@ -1,14 +1,88 @@
-//! Traces: a readable account of each move (laps, captures, board pictures) and the one-line
-//! JSON state after each move that other implementations can be compared with.
+//! Traces: a readable account of each move (laps, captures, board pictures) and of a game
+//! over before its first move, and the one-line JSON state after each move that other
+//! implementations can be compared with.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use serde::Serialize;
 
 use crate::engine::{
-    move_name, Event, Game, Match, MoveReport, NextRound, RoundResult, Table, CLOCKWISE,
+    move_name, EndReason, Event, Game, Match, MoveReport, NextRound, Outcome, RoundResult, Table,
+    CLOCKWISE,
 };
-use crate::rules::{Rules, Side};
+use crate::lang::award_text;
+use crate::rules::{NoMove, Rules, Scoring, Side, Unfeedable};
+
+/// A game over before its first move, and why: the player to move first had no legal move.
+/// `trace` and `play` print it, and `check` warns of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverAtStart {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why, in words: who could not move, and the rule that ended the game then.
+    pub because: String,
+}
+
+impl OverAtStart {
+    /// How and why `game` ended, if it ended before its first move.
+    pub fn of(game: &Game<'_>) -> Option<OverAtStart> {
+        let outcome = game.outcome().filter(|_| game.stats().moves == 0)?;
+        // The player the game ended on; before them, the starter may have passed.
+        let stuck = game.position().to_move;
+        let who = if game.stats().passes == 0 {
+            format!("{stuck}, to move first,")
+        } else {
+            format!("{}, to move first, passes, and {stuck}", stuck.other())
+        };
+        let rules = &game.rules().program;
+        let unfeedable = rules.feeding.map(|f| f.unfeedable);
+        let because = match (outcome.reason, rules.ending.no_move, unfeedable) {
+            (EndReason::Stuck, ..) if rules.ending.scoring == Scoring::StuckLoses => {
+                format!("{who} has no legal move, and `winner: a player who cannot move loses`")
+            }
+            (EndReason::Stuck, NoMove::EndGame(award), _) => format!(
+                "{who} has no legal move, and `no move: end, {}` {}",
+                award_text(award),
+                shares(game)
+            ),
+            (EndReason::Unfeedable, _, Some(Unfeedable::Ends(award))) => format!(
+                "{who} has no move that leaves {} seeds to play, and `unfeedable: {}` {}",
+                stuck.other(),
+                award_text(award),
+                shares(game)
+            ),
+            (EndReason::NoMoves, ..) => "neither player has a legal move (`no move: pass`), \
+                 and each side's seeds go to its owner"
+                .to_string(),
+            // Nothing else ends a game before a move is made; named, should that change.
+            (other, ..) => format!("the end rule `{}` applies", other.name()),
+        };
+        Some(OverAtStart { outcome, because })
+    }
+}
+
+impl fmt::Display for OverAtStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.outcome.winner {
+            Some(side) => write!(f, "{side} wins, because {}", self.because),
+            None => write!(f, "a draw, because {}", self.because),
+        }
+    }
+}
+
+/// Where the seeds of a game ended at once went: `gives every seed to north`.
+fn shares(game: &Game<'_>) -> String {
+    let [south, north] = game.position().stores();
+    match (south, north, game.position().board_seeds()) {
+        (_, 0, 0) => "gives every seed to south".to_string(),
+        (0, _, 0) => "gives every seed to north".to_string(),
+        (0, 0, _) => "leaves every seed on the board".to_string(),
+        (s, n, 0) => format!("gives south {s} seeds and north {n}"),
+        (s, n, left) => {
+            format!("gives south {s} seeds and north {n}, and leaves {left} on the board")
+        }
+    }
+}
 
 /// The state after a move, as `trace --json` prints it (one object per line).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -146,11 +220,7 @@ pub struct JsonRefill {
 impl JsonRoundEnd {
     /// The line `trace --match --json` prints: `{"round_end": {...}}`, fields in order.
     pub fn line(&self) -> String {
-        #[derive(Serialize)]
-        struct Line<'a> {
-            round_end: &'a JsonRoundEnd,
-        }
-        serde_json::to_string(&Line { round_end: self }).expect("a round end serialises")
+        keyed_line("round_end", self)
     }
 
     /// The end of a round of `m`, as [`Match::next_round`] reported it.
@@ -176,6 +246,67 @@ impl JsonRoundEnd {
             }),
         }
     }
+}
+
+/// A game, or a round of a match, over before its first move, as `trace --json` prints it
+/// instead of states (`{"over_before_first_move": {...}}`): the board and stores once the
+/// end rule has given the seeds out, the result, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonOverAtStart {
+    /// In a match: the round, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u16>,
+    /// Seeds in holes `0..2N`.
+    pub board: Vec<u16>,
+    /// Captured totals (store contents), South first.
+    pub store: [u16; 2],
+    /// `south`, `north` or `draw`.
+    pub winner: String,
+    /// The class of the end, as `end_reason` in states (`normal`, `no-moves`).
+    pub end_reason: String,
+    /// The end rule, as `end_rule` in `games.csv` (`stuck`, `unfeedable`, `no-moves`).
+    pub end_rule: String,
+    /// Why, in the words `trace` prints.
+    pub because: String,
+}
+
+impl JsonOverAtStart {
+    /// The game of `table` (the current round's, in a match), if it ended before its first
+    /// move.
+    pub fn of(table: &Table<'_>) -> Option<JsonOverAtStart> {
+        let game = table.game();
+        let over = OverAtStart::of(game)?;
+        let position = game.position();
+        Some(JsonOverAtStart {
+            round: matches!(table, Table::Match(_)).then(|| game.round()),
+            board: position.board().to_vec(),
+            store: position.stores(),
+            winner: over.outcome.winner.map_or("draw", Side::name).to_string(),
+            end_reason: over.outcome.reason.class().name().to_string(),
+            end_rule: over.outcome.reason.name().to_string(),
+            because: over.because,
+        })
+    }
+
+    /// The line `trace --json` prints: `{"over_before_first_move": {...}}`, fields in order.
+    pub fn line(&self) -> String {
+        keyed_line("over_before_first_move", self)
+    }
+}
+
+/// `{"KEY": {...}}` on one line, the value's fields in order: a line of `trace --json` that
+/// is not a state.
+fn keyed_line(key: &'static str, value: &impl Serialize) -> String {
+    struct Line<'a, T>(&'static str, &'a T);
+    impl<T: Serialize> Serialize for Line<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = serializer.serialize_map(Some(1))?;
+            map.serialize_entry(self.0, self.1)?;
+            map.end()
+        }
+    }
+    serde_json::to_string(&Line(key, value)).expect("a trace line serialises")
 }
 
 /// A readable account of the end of a round and the refill for the next.

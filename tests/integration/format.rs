@@ -10,13 +10,14 @@ use sowlab::source::SourceFile;
 
 use super::util::{path, sowlab};
 
-/// Every rule file of the repository that parses: the shipped variants, the golden cases' own
-/// and the bad files whose errors are not syntax errors.
+/// Every rule file of the repository that parses: the shipped variants, the golden cases' own,
+/// the bad files whose errors are not syntax errors and the files with warnings.
 fn rule_files() -> Vec<PathBuf> {
     let roots = [
         path("variants"),
         path("tests/golden/corners"),
         path("tests/bad"),
+        path("tests/warn"),
     ];
     lang::variant_files(&roots)
         .expect("the folders exist")

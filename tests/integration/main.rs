@@ -24,3 +24,4 @@ mod simulate;
 mod solve;
 mod util;
 mod variants;
+mod warnings;

@@ -143,31 +143,39 @@ fn the_csv_headers_are_the_documented_columns() {
 
 #[test]
 fn the_trace_json_fields_are_documented() {
-    let output = sowlab()
-        .args([
-            "trace",
-            "variants/hoyito-iii.sow",
-            "--match",
-            "--json",
-            "--random",
-            "400",
-        ])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let mut round_ends = 0;
-    for line in String::from_utf8(output.stdout).unwrap().lines() {
-        let value: serde_json::Value = serde_json::from_str(line).unwrap();
-        match value.get("round_end") {
-            Some(end) => {
+    // A match of Hoyito III, and a match whose every round is over before its first move.
+    let traces = [
+        "variants/hoyito-iii.sow --random 400",
+        "tests/warn/every-round-over-at-start.sow --random 5",
+    ];
+    let (mut round_ends, mut over_at_start) = (0, 0);
+    for trace in traces {
+        let output = sowlab()
+            .arg("trace")
+            .args(trace.split(' '))
+            .args(["--match", "--json"])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        for line in String::from_utf8(output.stdout).unwrap().lines() {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(end) = value.get("round_end") {
                 round_ends += 1;
                 assert_documented("a round_end line", &keys(end), "trace --json");
+            } else if let Some(over) = value.get("over_before_first_move") {
+                over_at_start += 1;
+                assert_documented(
+                    "an over_before_first_move line",
+                    &keys(over),
+                    "trace --json",
+                );
+            } else {
+                assert_documented("a state line", &keys(&value), "trace --json");
             }
-            None => assert_documented("a state line", &keys(&value), "trace --json"),
         }
     }
     assert!(
-        round_ends > 0,
-        "400 random moves end no round: pick a longer trace"
+        round_ends > 0 && over_at_start > 0,
+        "the traces end no round, or none before its first move: pick others"
     );
 }

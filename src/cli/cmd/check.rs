@@ -1,15 +1,17 @@
-//! `sowlab check FILE...`: compile each file and print every diagnostic.
+//! `sowlab check FILE...`: compile each file and print every diagnostic and warning.
 
 use super::super::args::CheckArgs;
 use super::super::{settings, Console, Error, Outcome};
-use crate::lang;
+use crate::{lang, warning};
 
-/// Prints `ok` for each file that compiles (stdout) and every diagnostic of each that does
-/// not (stderr); a file that cannot be read is an input error, one line.
+/// Prints `ok` for each file that compiles (stdout), then its warnings (stderr), and every
+/// diagnostic of each that does not compile (stderr); a file that cannot be read is an input
+/// error, one line. Warnings fail the check only with `--deny-warnings`.
 pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let settings = settings(&args.set);
     let mut failed = 0;
     let mut unreadable = 0;
+    let (mut warnings, mut warned) = (0, 0);
     let files = super::variant_files(&args.files, console)?;
     for path in &files {
         let file = match lang::read_variant(path) {
@@ -46,6 +48,17 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                     rules.hash()
                 )
                 .map_err(Error::Stdout)?;
+                let found = warning::find(&rules);
+                if !found.is_empty() {
+                    warnings += found.len();
+                    warned += 1;
+                    let name = path.display().to_string();
+                    let _ = write!(
+                        console.err,
+                        "{}",
+                        warning::render(&name, &found, console.terminal)
+                    );
+                }
             }
             Err(errors) => {
                 failed += 1;
@@ -60,9 +73,21 @@ pub fn run(args: &CheckArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             files.len()
         );
     }
+    if warnings > 0 {
+        let denied = if args.deny_warnings {
+            "; --deny-warnings fails the check"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            console.err,
+            "{warnings} warning(s) in {warned} of {} file(s){denied}",
+            files.len()
+        );
+    }
     Ok(if unreadable > 0 {
         Outcome::Unreadable
-    } else if failed > 0 {
+    } else if failed > 0 || (args.deny_warnings && warnings > 0) {
         Outcome::Errors
     } else {
         Outcome::Done

@@ -8,10 +8,14 @@ use rand_chacha::ChaCha8Rng;
 use super::super::args::TraceArgs;
 use super::super::{load_rules, Console, Error, Outcome};
 use crate::engine::{move_name, Event, Match, Table};
-use crate::report::trace::{describe_move, describe_round_end, picture, JsonRoundEnd, JsonState};
+use crate::report::trace::{
+    describe_move, describe_round_end, picture, JsonOverAtStart, JsonRoundEnd, JsonState,
+    OverAtStart,
+};
 
 /// Plays the moves asked for, through the rounds of a match with `--match`; an illegal move
-/// stops the trace with the moves that were legal.
+/// stops the trace with the moves that were legal. A game (or round) over before its first
+/// move is said so, with why.
 pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let rules = load_rules(&args.file, &args.set)?;
     let mut table = if args.r#match {
@@ -22,19 +26,20 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut out = BufWriter::new(&mut *console.out);
     let mut print = |text: &str| out.write_all(text.as_bytes()).map_err(Error::Stdout);
-    if !args.json {
+    if args.json {
+        print(&over_line(&table))?;
+    } else {
         let round = if args.r#match { "round 1\n" } else { "" };
         print(&format!(
-            "{} — rules {} ({})\n{round}start\n{}",
+            "{} — rules {} ({})\n{round}start\n{}{}",
             rules.provenance.name,
             rules.hash(),
             args.file.display(),
-            picture(&rules, table.game())
+            picture(&rules, table.game()),
+            status(&table)
         ))?;
-        if let Some(side) = table.game().to_move() {
-            print(&format!("{side} to move\n"))?;
-        }
     }
+    close_rounds(&mut table, args.json, &mut print)?;
     // One planned move per turn, or `None` for a random one; never a list as long as
     // `--random` (which may be ten million).
     let planned: Box<dyn Iterator<Item = Option<usize>>> = match &args.moves {
@@ -83,22 +88,7 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             ))?;
             print(&status(&table))?;
         }
-        if let Some((result, refill)) = table.round_over() {
-            let Table::Match(m) = &table else {
-                unreachable!("only a match has rounds")
-            };
-            if args.json {
-                let end = JsonRoundEnd::new(m, &result, refill.as_ref());
-                print(&(end.line() + "\n"))?;
-            } else {
-                print(&format!(
-                    "\n{}",
-                    describe_round_end(m, &result, refill.as_ref())
-                ))?;
-                if refill.is_some() {
-                    print(&format!("{}{}", picture(&rules, m.game()), status(&table)))?;
-                }
-            }
+        if close_rounds(&mut table, args.json, &mut print)? {
             // Moves are numbered within each round, as the JSON states and golden cases have it.
             turn = 0;
         }
@@ -107,22 +97,64 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     Ok(Outcome::Done)
 }
 
+/// In a match whose round is over: prints its end and the next round's start, and goes on
+/// while rounds end before their first move. Whether a round ended.
+fn close_rounds(
+    table: &mut Table<'_>,
+    json: bool,
+    print: &mut dyn FnMut(&str) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let mut closed = false;
+    while let Some((result, refill)) = table.round_over() {
+        closed = true;
+        let Table::Match(m) = &*table else {
+            unreachable!("only a match has rounds")
+        };
+        if json {
+            let end = JsonRoundEnd::new(m, &result, refill.as_ref());
+            print(&(end.line() + "\n"))?;
+            if refill.is_some() {
+                print(&over_line(table))?;
+            }
+        } else {
+            print(&format!(
+                "\n{}",
+                describe_round_end(m, &result, refill.as_ref())
+            ))?;
+            if refill.is_some() {
+                print(&format!(
+                    "{}{}",
+                    picture(m.game().rules(), m.game()),
+                    status(table)
+                ))?;
+            }
+        }
+    }
+    Ok(closed)
+}
+
+/// `trace --json`'s line for a game (or round) over before its first move, or nothing.
+fn over_line(table: &Table<'_>) -> String {
+    JsonOverAtStart::of(table).map_or_else(String::new, |over| over.line() + "\n")
+}
+
 /// Who is to move, or how the game ended.
 fn status(table: &Table<'_>) -> String {
     let game = table.game();
-    match (game.to_move(), game.outcome()) {
-        (Some(side), _) => format!("{side} to move\n"),
-        (None, Some(outcome)) => {
+    let what = if matches!(table, Table::Match(_)) {
+        "round"
+    } else {
+        "game"
+    };
+    match (game.to_move(), game.outcome(), OverAtStart::of(game)) {
+        (Some(side), ..) => format!("{side} to move\n"),
+        (None, _, Some(over)) => format!("{what} over before the first move: {over}\n"),
+        (None, Some(outcome), None) => {
             let winner = outcome
                 .winner
                 .map_or("a draw".to_string(), |s| format!("{s} wins"));
-            let what = if matches!(table, Table::Match(_)) {
-                "round"
-            } else {
-                "game"
-            };
             format!("{what} over ({}): {winner}\n", outcome.reason.name())
         }
-        (None, None) => String::new(),
+        (None, None, None) => String::new(),
     }
 }
