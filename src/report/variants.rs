@@ -106,17 +106,20 @@ pub fn files_section(carried: &[Carried]) -> Vec<Block> {
     blocks
 }
 
-/// A warning for each variant of which fewer than half the games finished.
+/// A warning for each variant of which fewer than half the games finished, or none was
+/// played.
 pub fn banner(endings: &[Endings]) -> Vec<Block> {
     endings
         .iter()
-        .filter_map(Endings::warning)
-        .map(|w| {
-            Block::Warning(format!(
-                "few finished games. {w}. Unfinished games are stopped by the move cap or by \
-                 repetition (reading R10); a variant that random play seldom finishes may lack \
-                 an end rule its sources give, or may be a game that really goes round."
-            ))
+        .filter_map(|e| {
+            let why = if e.unfinished() > 0 {
+                " Unfinished games are stopped by the move cap or by repetition (reading \
+                 R10); a variant that random play seldom finishes may lack an end rule its \
+                 sources give, or may be a game that really goes round."
+            } else {
+                ""
+            };
+            e.warning().map(|w| Block::Warning(format!("{w}.{why}")))
         })
         .collect()
 }

@@ -31,6 +31,8 @@ pub struct Endings {
     pub endless: u64,
     /// In a match run: the matches, and those stopped by the round cap (R13).
     pub matches: Option<(u64, u64)>,
+    /// Moves played, over all the games.
+    pub moves: f64,
 }
 
 impl Endings {
@@ -42,6 +44,7 @@ impl Endings {
             finished: tally.finished(),
             cap: tally.ended(EndClass::Cap),
             repetition: tally.ended(EndClass::Repetition),
+            moves: tally.lengths.moments().0,
             ..Endings::default()
         }
     }
@@ -81,6 +84,13 @@ impl Endings {
     /// A warning when fewer than [`FEW_FINISHED`] of the games finished: how many did, what
     /// stopped the others, and what that means for the rates.
     pub fn warning(&self) -> Option<String> {
+        if self.games > 0 && self.moves == 0.0 {
+            return Some(format!(
+                "{}: every one of its {} games was over before its first move, so its results \
+                 say nothing of play (`sowlab trace` says why)",
+                self.variant, self.games
+            ));
+        }
         if self.games == 0 || self.finished as f64 >= FEW_FINISHED * self.games as f64 {
             return None;
         }
@@ -165,6 +175,7 @@ pub fn read(dir: &Path) -> Result<Vec<Endings>, OutputError> {
         e.cap += of(r.cap_share);
         e.repetition += of(r.repetition_share);
         e.endless += r.games_with_endless_refusals;
+        e.moves += r.mean_turns * r.games as f64;
     }
     let matches = dir.join("matches.csv");
     if matches.exists() {
@@ -205,6 +216,7 @@ mod tests {
             finished,
             cap,
             repetition,
+            moves: 10.0 * games as f64,
             ..Endings::default()
         }
     }
@@ -221,6 +233,15 @@ mod tests {
             endings(1000, 120, 4, 876).warning().unwrap(),
             "V: 120 of its 1000 games finished (880 stopped by R10: 88% repetition, 0.4% move \
              cap); its win rates rest on those 120 games alone"
+        );
+        let unplayed = Endings {
+            moves: 0.0,
+            ..endings(20, 20, 0, 0)
+        };
+        assert_eq!(
+            unplayed.warning().unwrap(),
+            "V: every one of its 20 games was over before its first move, so its results say \
+             nothing of play (`sowlab trace` says why)"
         );
         assert_eq!(
             endings(200, 0, 0, 200).basis(),

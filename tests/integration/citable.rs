@@ -76,7 +76,9 @@ fn r30_a_variant_that_never_finishes_is_warned_about_and_never_given_a_rate() {
     assert!(stderr.contains(&format!("warning: {warning}")), "{stderr}");
     let page = fs::read_to_string(compare.join("index.md")).unwrap();
     assert!(
-        page.contains(&format!("> **Warning:** few finished games. {warning}")),
+        page.contains(&format!(
+            "> **Warning:** {warning}. Unfinished games are stopped"
+        )),
         "{page}"
     );
     assert!(
@@ -137,7 +139,7 @@ fn r30_a_variant_that_never_finishes_is_warned_about_and_never_given_a_rate() {
     );
     let page = fs::read_to_string(balance.join("index.md")).unwrap();
     assert!(
-        page.contains("> **Warning:** few finished games."),
+        page.contains("> **Warning:** Never ends: 0 of its 24 games finished"),
         "{page}"
     );
     assert!(page.contains("| random | random | 8 |"), "{page}");
@@ -354,4 +356,40 @@ fn r30_a_report_carries_its_variant_files_and_their_rules_in_words() {
         page.contains(explained.trim_end()),
         "the rules in words are missing"
     );
+}
+
+/// A file whose starter has no legal first move passed, and `simulate` reported North
+/// winning 100% in 0 turns with no warning. Now every batch command warns, and a report says
+/// so at its top.
+#[test]
+fn r30_games_over_before_their_first_move_are_never_silent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let stderr = succeeds(&[
+        "simulate",
+        "tests/warn/no-first-move.sow",
+        "--games",
+        "5",
+        "--agents",
+        "random,random",
+        "--out",
+        &shown(&run),
+    ]);
+    let warning =
+        "warning: No first move: every one of its 10 games was over before its first move";
+    assert!(stderr.contains(warning), "{stderr}");
+    let report = tmp.path().join("report");
+    succeeds(&[
+        "compare",
+        "tests/warn/no-first-move.sow",
+        "variants/kalah.sow",
+        "--games",
+        "5",
+        "--agents",
+        "random,random",
+        "--out",
+        &shown(&report),
+    ]);
+    let page = fs::read_to_string(report.join("index.md")).unwrap();
+    assert!(page.contains("> **Warning:** No first move: every one of its 10 games was over before its first move, so its results say nothing of play (`sowlab trace` says why).\n"), "{page}");
 }
