@@ -384,7 +384,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
         ));
     }
     blocks.extend(variants::readings_section(&file.run, &endings));
-    blocks.extend(variants::files_section(carried));
+    blocks.extend(variants::files_section(&file.run, carried));
     write_table(dir, "balance.csv", &balance)?;
     write_table(dir, "skill.csv", &skill)?;
     Ok(document::write_pages(dir, "sowlab balance", &blocks)?)

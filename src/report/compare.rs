@@ -122,7 +122,7 @@ pub fn write(
         }
     }
     blocks.extend(variants::readings_section(&analysis.info, &endings));
-    blocks.extend(variants::files_section(carried));
+    blocks.extend(variants::files_section(&analysis.info, carried));
     write_table(dir, "comparison.csv", &rows)?;
     write_timeline(dir, &analysis)?;
     Ok(document::write_pages(dir, "sowlab comparison", &blocks)?)

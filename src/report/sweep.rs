@@ -391,7 +391,7 @@ pub fn write(
         }
     }
     blocks.extend(variants::readings_section(info, &endings));
-    blocks.extend(variants::files_section(carried));
+    blocks.extend(variants::files_section(info, carried));
     let bytes = csv_out.into_inner().expect("writing to memory cannot fail");
     dir.write_file("sweep.csv", &bytes)?;
     Ok(document::write_pages(dir, "sowlab sweep", &blocks)?)

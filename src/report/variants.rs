@@ -76,17 +76,20 @@ pub fn carry(dir: &mut OutDir, variants: &[&Rules]) -> Result<Vec<Carried>, Repo
     Ok(carried)
 }
 
-/// The report's section on its variants' files: for each, the files carried (as given, and
-/// their copies here) and its rules in words.
-pub fn files_section(carried: &[Carried]) -> Vec<Block> {
+/// The report's section on its variants' files: how to make the report again, and for each
+/// variant the files carried (as given, and their copies here) and its rules in words.
+pub fn files_section(info: &RunInfo, carried: &[Carried]) -> Vec<Block> {
     let mut blocks = vec![
         Block::Heading(2, "The variants, as they were run".into()),
-        Block::Paragraph(
+        Block::Paragraph(format!(
             "Each variant's rule file, and every file it extends, is copied into this report \
-             byte for byte; its rules hash (above) is computed from them. To run the report's \
-             command again, put each copy back at the path it was given as."
-                .into(),
-        ),
+             byte for byte; its rules hash is computed from them. To make the report again: \
+             build sowlab {} at commit {} with the dependencies its Cargo.lock records \
+             (`cargo install --locked --path .` in a clone checked out at that commit), put \
+             each copy back at the path it was given as, and run the report's command from \
+             that directory. The same command, seeds and rules give the same games.",
+            info.version, info.commit
+        )),
     ];
     for variant in carried {
         blocks.push(Block::Heading(3, variant.name.clone()));

@@ -102,26 +102,35 @@ pub fn diff(a: &Rules, b: &Rules) -> String {
         }
         write_difference(&mut o, d);
     }
-    let (ra, rb) = (a.reading_numbers(), b.reading_numbers());
-    let only = |x: &[u16], y: &[u16]| -> Vec<String> {
-        x.iter()
-            .filter(|n| !y.contains(n))
-            .map(|n| format!("R{n}"))
+    // A reading is the same in both only with the same number and the same text: each file
+    // numbers its own from R17.
+    let readings = |r: &Rules| -> Vec<(String, String)> {
+        r.reading_numbers()
+            .into_iter()
+            .map(|n| (r.reading_id(n), r.reading_text(n).to_string()))
             .collect()
     };
-    let notes: Vec<String> = [("A", only(&ra, &rb)), ("B", only(&rb, &ra))]
-        .into_iter()
-        .filter(|(_, marks)| !marks.is_empty())
-        .map(|(label, marks)| format!("only {label} rests on {}", marks.join(" ")))
-        .collect();
+    let (ra, rb) = (readings(a), readings(b));
+    let only = |x: &[(String, String)], y: &[(String, String)], label: &str| -> Vec<String> {
+        x.iter()
+            .filter(|(id, text)| !y.iter().any(|(i, t)| t == text && number(i) == number(id)))
+            .map(|(id, text)| format!("  only {label} rests on {id}: {text}"))
+            .collect()
+    };
+    let notes: Vec<String> = [only(&ra, &rb, "A"), only(&rb, &ra, "B")].concat();
     if !notes.is_empty() {
         let _ = writeln!(
             o,
-            "\nReading marks (editorial readings, not rules): {}",
-            notes.join("; ")
+            "\nReading marks (editorial readings, not rules):\n{}",
+            notes.join("\n")
         );
     }
     o
+}
+
+/// `R17` of `R17 (kara.sow)`: a reading's number, whatever file declares it.
+fn number(id: &str) -> &str {
+    id.split(' ').next().unwrap_or(id)
 }
 
 /// One difference: its topic, A's and B's sentence, and the passages where they differ.

@@ -128,8 +128,20 @@ board {
 fn a_respelled_equivalent_is_the_same() {
     let text = diff_with("hoyito-i", HOYITO_I_RESPELLED, 0);
     assert!(text.contains("The rules are the same"), "{text}");
+    let marks: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  only A rests on "))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        marks,
+        ["R1", "R2", "R3", "R10", "R11", "R12", "R13"],
+        "{text}"
+    );
     assert!(
-        text.contains("only A rests on R1 R2 R3 R10 R11 R12 R13"),
+        text.contains(
+            "  only A rests on R1: only a drop that makes a hole's count exactly 4 forms a casa\n"
+        ),
         "{text}"
     );
 }
