@@ -10,6 +10,7 @@
 
 mod event;
 mod game;
+mod perft;
 mod position;
 mod round;
 mod sow;
@@ -19,6 +20,7 @@ pub use game::{
     move_name, parse_move, EndClass, EndReason, Game, GameStats, MoveReport, Outcome, PlayError,
     CLOCKWISE,
 };
+pub use perft::{perft, Perft};
 pub use position::{Position, SetupError};
 pub use round::{
     Match, MatchEnd, MatchOutcome, MatchSetup, NextRound, NoMatchRules, RoundResult, Table,

@@ -477,7 +477,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
             match &rules.program.sowing.relay {
                 Relay::Never => {}
                 Relay::Landing(c) => {
-                    if self.holds(c, at) {
+                    // An emptied landing hole has nothing to relay.
+                    if count > 0 && self.holds(c, at) {
                         return Ok(Flow::Relay(at));
                     }
                 }

@@ -110,8 +110,65 @@ pub struct Dispatch {
 }
 
 impl Dispatch {
+    /// The dispatch of `program`. Every field of the rules is named below, either where a
+    /// shortcut reads it or bound to `_` with the reason none needs to: a rule added to the
+    /// language does not compile here until its author has said which shortcuts it switches
+    /// off (and `tests/integration/shortcuts.rs` then holds each shortcut to the plain path).
     fn new(program: &Program) -> Dispatch {
-        let captures = &program.captures[..];
+        let Program {
+            board,
+            sowing,
+            captures,
+            houses,
+            feeding,
+            ending,
+            // A round starts a new game: no shortcut spans rounds.
+            matches: _,
+        } = program;
+        let BoardRules {
+            layout,
+            stores,
+            // The geometry tables the shortcuts read are built from these.
+            holes_per_row: _,
+            starter: _,
+        } = board;
+        let Sowing {
+            direction,
+            lap_start,
+            relay,
+            drop_cap,
+            min_seeds,
+            skip_holes,
+            first_move,
+            opening,
+            move_filter,
+            opponent_after_round,
+            lock_played,
+            bear_off,
+            // Played alike on every path: origin skipping and the store's extra turn are in
+            // every loop, the ring is in the geometry tables, and the waiver only lowers a
+            // minimum above one seed, which already rules out the plain turn.
+            origin_skip: _,
+            store_extra_turn: _,
+            ring: _,
+            min_seeds_waived: _,
+        } = sowing;
+        let Ending {
+            scoring,
+            last_seeds,
+            majority,
+            empty_row,
+            singletons,
+            quiet,
+            // Looked at when a turn starts or a move is refused, on every path.
+            no_move: _,
+            move_cap: _,
+            cap_award: _,
+            repetition: _,
+            repetition_award: _,
+            unfinished_is_draw: _,
+            endless: _,
+        } = ending;
         let select = |wanted: &[Trigger]| -> Vec<usize> {
             (0..captures.len())
                 .filter(|&i| wanted.contains(&captures[i].trigger))
@@ -127,82 +184,62 @@ impl Dispatch {
         let passing = select(&[Trigger::EveryDrop, Trigger::PassingDrop]);
         let mut lap_end = select(&[Trigger::EveryDrop, Trigger::LapEnd]);
         let move_end = select(&[Trigger::MoveEnd]);
-        let houses = !program.houses.is_empty();
-        let total: u32 = program.board.layout.iter().map(|&n| u32::from(n)).sum();
-        let sowing = &program.sowing;
-        let legal_if_it_ends = total < sowing.drop_cap
-            && sowing.move_filter.is_none()
+        lap_end.sort_unstable();
+        let houses = !houses.is_empty();
+        let total: u32 = layout.iter().map(|&n| u32::from(n)).sum();
+        // No move is refused but an endless one: no drop cap within reach, no move filter, no
+        // forbidden grand slam, no capture that sows on.
+        let legal_if_it_ends = total < *drop_cap
+            && move_filter.is_none()
             && captures.iter().all(|c| {
                 c.grand_slam != GrandSlam::Forbidden
                     && !matches!(c.effect, Effect::ContinueFromNext | Effect::SeedMovesOn)
             });
-        let candidates_legal = sowing.relay == Relay::Never && legal_if_it_ends;
-        let sown_stores = program.board.stores.sown();
-        let track_first_lap = sowing.move_filter.is_some()
-            || program
-                .feeding
-                .is_some_and(|f| f.judged == FeedJudged::FirstLap);
-        lap_end.sort_unstable();
-        let plain_condition = |c: &Condition| {
-            c.place == PlaceTest::ANY && c.next == CountTest::ANY && !c.opposite_equal
-        };
+        let candidates_legal = *relay == Relay::Never && legal_if_it_ends;
+        let sown_stores = stores.sown();
+        let track_first_lap =
+            move_filter.is_some() || feeding.is_some_and(|f| f.judged == FeedJudged::FirstLap);
         let plain = !houses
-            && sowing.skip_holes.is_none()
-            && !sowing.lock_played
-            && !sowing.opponent_after_round
-            && sowing.move_filter.is_none()
-            && !sowing.first_move.is_some_and(|f| f.last_seed_across)
-            && match &sowing.relay {
+            && skip_holes.is_none()
+            && !lock_played
+            && !opponent_after_round
+            && move_filter.is_none()
+            && !first_move.is_some_and(|f| f.last_seed_across)
+            && match relay {
                 Relay::Never => true,
-                Relay::Landing(c) => plain_condition(c),
+                Relay::Landing(c) => Self::plain_condition(c),
                 Relay::NextHole => false,
             }
-            && captures.iter().all(|c| {
-                plain_condition(&c.condition)
-                    && matches!(c.target.base, Base::Hole | Base::Opposite)
-                    && c.target.chain.is_none_or(|chain| {
-                        chain.way == ChainWay::Backward
-                            && chain.limit == 0
-                            && plain_condition(&chain.condition)
-                    })
-                    && matches!(
-                        c.effect,
-                        Effect::Continue | Effect::EndSowing | Effect::ExtraTurn
-                    )
-                    && c.from_move == 1
-            });
-        let relay_counts = match &sowing.relay {
+            && captures.iter().all(Self::plain_capture);
+        let relay_counts = match relay {
             Relay::Never => CountTest::NONE,
             Relay::Landing(c) => c.count.and(CountTest::at_least(1)),
             Relay::NextHole => CountTest::ANY,
         };
         // The condition but for its count tests nothing.
-        let relay_by_count = matches!(&sowing.relay, Relay::Landing(c) if Condition {
+        let relay_by_count = matches!(relay, Relay::Landing(c) if Condition {
             count: CountTest::ANY,
             ..*c
         } == Condition::ALWAYS);
         // A lap's single seed, landing in an empty hole, ends the move.
         let single_seed_ends = !relay_counts.passes(1);
-        let ending = &program.ending;
-        let ends_after_move = ending.scoring == Scoring::EmptiedWins
-            || ending
-                .last_seeds
-                .is_some_and(|r| r.check == LastSeedsCheck::AfterMove)
-            || ending.majority.is_some()
-            || ending.empty_row.is_some()
-            || ending.singletons.is_some()
-            || ending.quiet.is_some();
-        let plain_turns = sowing.min_seeds <= 1
-            && sowing.opening.is_empty()
-            && sowing.first_move.is_none()
-            && !sowing.direction.has_choice();
+        let ends_after_move = *scoring == Scoring::EmptiedWins
+            || last_seeds.is_some_and(|r| r.check == LastSeedsCheck::AfterMove)
+            || majority.is_some()
+            || empty_row.is_some()
+            || singletons.is_some()
+            || quiet.is_some();
+        let plain_turns = *min_seeds <= 1
+            && opening.is_empty()
+            && first_move.is_none()
+            && !direction.has_choice();
         Dispatch {
             ends_on_empty: legal_if_it_ends
                 && single_seed_ends
                 && plain
-                && matches!(sowing.direction, DirectionRule::Fixed(_))
-                && sowing.lap_start == LapStart::NextHole
-                && sowing.bear_off.is_none(),
+                && matches!(direction, DirectionRule::Fixed(_))
+                && *lap_start == LapStart::NextHole
+                && bear_off.is_none(),
             plain,
             ends_after_move,
             plain_turns,
@@ -212,8 +249,8 @@ impl Dispatch {
             watch_drops: sown_stores
                 || track_first_lap
                 || houses
-                || sowing.lock_played
-                || sowing.skip_holes.is_some()
+                || *lock_played
+                || skip_holes.is_some()
                 || !passing.is_empty()
                 || !lap_end.is_empty(),
             houses,
@@ -225,6 +262,80 @@ impl Dispatch {
             passing,
             lap_end,
             move_end,
+        }
+    }
+
+    /// A capture of the sources' own families (see `engine::sow`): the plain loop plays it.
+    fn plain_capture(capture: &Capture) -> bool {
+        let Capture {
+            condition,
+            target,
+            effect,
+            from_move,
+            // Tried the same way by both loops.
+            name: _,
+            trigger: _,
+            recipient: _,
+            grand_slam: _,
+        } = capture;
+        let Target {
+            base,
+            chain,
+            with_capturing_seed: _,
+        } = target;
+        Self::plain_condition(condition)
+            && matches!(base, Base::Hole | Base::Opposite)
+            && chain.is_none_or(
+                |Chain {
+                     way,
+                     condition,
+                     limit,
+                 }| {
+                    way == ChainWay::Backward && limit == 0 && Self::plain_condition(&condition)
+                },
+            )
+            && matches!(
+                effect,
+                Effect::Continue | Effect::EndSowing | Effect::ExtraTurn
+            )
+            && *from_move == 1
+    }
+
+    /// A condition the plain loop tests: the count, the side and the opposite count.
+    fn plain_condition(condition: &Condition) -> bool {
+        let Condition {
+            place,
+            next,
+            opposite_equal,
+            count: _,
+            side: _,
+            opposite: _,
+        } = condition;
+        *place == PlaceTest::ANY && *next == CountTest::ANY && !opposite_equal
+    }
+}
+
+impl Dispatch {
+    /// Every shortcut switched off: the quick count tests pass everything, no move is taken
+    /// as legal unsown, every drop is watched, every end rule looked at after every move and
+    /// the interpreter runs its loop for every rule family. The engine then plays each rule
+    /// the one general way; the differential tests hold the fast path to it.
+    fn reference(program: &Program) -> Dispatch {
+        Dispatch {
+            passing_counts: CountTest::ANY,
+            lap_end_counts: CountTest::ANY,
+            move_end_counts: CountTest::ANY,
+            relay_counts: CountTest::ANY,
+            relay_by_count: false,
+            candidates_legal: false,
+            ends_on_empty: false,
+            track_first_lap: true,
+            watch_drops: true,
+            houses: true,
+            plain: false,
+            ends_after_move: true,
+            plain_turns: false,
+            ..Dispatch::new(program)
         }
     }
 }
@@ -321,6 +432,15 @@ impl Rules {
     /// Holes per row.
     pub fn holes_per_row(&self) -> usize {
         self.program.board.holes_per_row as usize
+    }
+
+    /// The same rules played without the engine's shortcuts (see `Dispatch::reference`):
+    /// slower, and the same games move for move. For tests that hold the fast path to it.
+    pub fn without_shortcuts(&self) -> Rules {
+        Rules {
+            dispatch: Dispatch::reference(&self.program),
+            ..self.clone()
+        }
     }
 
     /// Holes on the board, both rows.

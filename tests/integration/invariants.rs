@@ -19,11 +19,11 @@ use sowlab::rules::{Rules, Scoring, Side};
 use crate::util;
 
 /// A shipped variant: its name (`oware`), file, text and compiled rules.
-struct Variant {
-    name: String,
+pub(crate) struct Variant {
+    pub(crate) name: String,
     file: PathBuf,
     text: String,
-    rules: Rules,
+    pub(crate) rules: Rules,
 }
 
 /// Every `variants/*.sow`, compiled once.
@@ -576,7 +576,8 @@ fn compile_tweak(name: &str, text: &str) -> Variant {
     }
 }
 
-fn tweaked() -> &'static [Variant] {
+/// The tweaks, compiled once: rule families and corners no shipped file reaches.
+pub(crate) fn tweaked() -> &'static [Variant] {
     static TWEAKED: OnceLock<Vec<Variant>> = OnceLock::new();
     TWEAKED.get_or_init(|| {
         TWEAKS

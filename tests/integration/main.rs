@@ -20,6 +20,7 @@ mod reference;
 mod regression;
 mod report;
 mod self_contained;
+mod shortcuts;
 mod simulate;
 mod solve;
 mod util;
