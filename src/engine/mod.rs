@@ -8,6 +8,7 @@
 //! - after every move the player to move is the one who will actually choose (passes resolved),
 //!   and a finished game has its end-rule awards already in the stores.
 
+pub mod differential;
 mod event;
 mod game;
 mod perft;

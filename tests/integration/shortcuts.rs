@@ -15,7 +15,8 @@ use proptest::test_runner::TestCaseError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sowlab::agents::AgentSpec;
-use sowlab::engine::{perft, Event, Game, Match, Position};
+use sowlab::engine::differential::{self, same_state, Divergence};
+use sowlab::engine::{perft, Game, Match, Position};
 use sowlab::rules::{Rules, Side};
 
 use crate::invariants;
@@ -183,60 +184,17 @@ fn start(rules: &Rules, rng: &mut ChaCha8Rng) -> Position {
     Position::from_setup(rules, &board, stores, to_move).expect("the seeds add up")
 }
 
-/// What two games must agree on between moves (nothing here examines a move).
-fn same_state(name: &str, fast: &Game<'_>, plain: &Game<'_>) -> Result<(), TestCaseError> {
-    prop_assert_eq!(fast.position(), plain.position(), "{}: positions", name);
-    prop_assert_eq!(fast.to_move(), plain.to_move(), "{}: to move", name);
-    prop_assert_eq!(fast.outcome(), plain.outcome(), "{}: outcomes", name);
-    prop_assert_eq!(fast.stats(), plain.stats(), "{}: counters", name);
-    Ok(())
+/// A divergence as a test failure.
+fn agree(name: &str, found: Result<(), Divergence>) -> Result<(), TestCaseError> {
+    found.map_err(|d| TestCaseError::fail(format!("{name}: {d}")))
 }
 
-/// Plays one game on both paths, from the same start, checking every state. Each move is
-/// made one of three ways, so that every route through the turn cache is taken: the legal
-/// moves listed and one played with its events traced, or untraced; or one drawn at random,
-/// never examined first (a sure turn sown in place, a landing on an empty hole).
+/// One game move by move on both paths (`differential::play_both`), from a random start.
 fn play_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let position = start(&pair.fast, &mut rng);
-    let (mut fast, mut plain) = (
-        Game::from_position(&pair.fast, position),
-        Game::from_position(&pair.plain, position),
-    );
-    let name = &pair.name;
-    same_state(name, &fast, &plain)?;
-    for _ in 0..300 {
-        if fast.is_over() {
-            break;
-        }
-        match rng.gen_range(0..3) {
-            0 => {
-                let legal = fast.legal_moves();
-                prop_assert_eq!(&legal, &plain.legal_moves(), "{}: legal moves", name);
-                let mv = legal[rng.gen_range(0..legal.len())];
-                let (mut seen_fast, mut seen_plain) = (Vec::<Event>::new(), Vec::<Event>::new());
-                let a = fast.play_traced(mv, &mut seen_fast);
-                let b = plain.play_traced(mv, &mut seen_plain);
-                prop_assert_eq!(a, b, "{}: reports of {}", name, mv);
-                prop_assert_eq!(seen_fast, seen_plain, "{}: events of {}", name, mv);
-            }
-            1 => {
-                // Both list their moves: the counters count the refusals met on the way.
-                let legal = fast.legal_moves();
-                prop_assert_eq!(&legal, &plain.legal_moves(), "{}: legal moves", name);
-                let mv = legal[rng.gen_range(0..legal.len())];
-                prop_assert_eq!(fast.play(mv), plain.play(mv), "{}: reports of {}", name, mv);
-            }
-            _ => {
-                let draw = rng.gen::<u64>();
-                let a = fast.play_random(&mut ChaCha8Rng::seed_from_u64(draw));
-                let b = plain.play_random(&mut ChaCha8Rng::seed_from_u64(draw));
-                prop_assert_eq!(a, b, "{}: random moves", name);
-            }
-        }
-        same_state(name, &fast, &plain)?;
-    }
-    Ok(())
+    let found = differential::play_both(&pair.fast, position, 300, |n| rng.gen_range(0..n));
+    agree(&pair.name, found)
 }
 
 /// The random-play loops (each with its own way of drawing, and `random_playout` drawing the
@@ -252,7 +210,7 @@ fn playouts_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
         plain.random_playout(&mut ChaCha8Rng::seed_from_u64(seed)),
     );
     prop_assert_eq!(moves.0, moves.1, "{}: random playout lengths", pair.name);
-    same_state(&pair.name, &fast, &plain)?;
+    agree(&pair.name, same_state(0, &fast, &plain))?;
     let streams = || [0, 1, 2].map(|i| ChaCha8Rng::seed_from_u64(seed ^ i));
     let mut fast = Game::from_position(&pair.fast, position);
     let mut plain = Game::from_position(&pair.plain, position);
@@ -261,7 +219,7 @@ fn playouts_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
         plain.play_random_out(&mut streams(), opening),
     );
     prop_assert_eq!(moves.0, moves.1, "{}: random game lengths", pair.name);
-    same_state(&pair.name, &fast, &plain)
+    agree(&pair.name, same_state(0, &fast, &plain))
 }
 
 /// Greedy and a shallow alpha-beta choose the same moves on both paths (they look at every
@@ -288,7 +246,7 @@ fn agents_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
             .build()
             .play(&mut plain, &mut ChaCha8Rng::seed_from_u64(stream));
         prop_assert_eq!(a, b, "{}: {} moves", pair.name, spec);
-        same_state(&pair.name, &fast, &plain)?;
+        agree(&pair.name, same_state(0, &fast, &plain))?;
     }
     Ok(())
 }
@@ -305,7 +263,7 @@ fn matches_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
     for _ in 0..40 {
         fast.game_mut().random_playout(&mut a);
         plain.game_mut().random_playout(&mut b);
-        same_state(&pair.name, fast.game(), plain.game())?;
+        agree(&pair.name, same_state(0, fast.game(), plain.game()))?;
         let (round_a, next_a) = fast.next_round();
         let (round_b, next_b) = plain.next_round();
         prop_assert_eq!(round_a, round_b, "{}: rounds", pair.name);
