@@ -12,7 +12,9 @@ use crate::rules::Rules;
 
 /// Where the two paths first differed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("after {moves} moves, the fast and the plain path differ in {what}: {fast} against {plain}")]
+#[error(
+    "after {moves} moves, the fast and the plain path differ in {what}: {fast} against {plain}"
+)]
 pub struct Divergence {
     /// Moves played before the difference.
     pub moves: u32,
@@ -47,7 +49,8 @@ pub fn play_both(
         if fast.is_over() {
             break;
         }
-        let differs = |what: &str, f: &dyn Debug, p: &dyn Debug| Err(divergence(played, what, f, p));
+        let differs =
+            |what: &str, f: &dyn Debug, p: &dyn Debug| Err(divergence(played, what, f, p));
         let mode = choose(3);
         if mode < 2 {
             let legal = fast.legal_moves();

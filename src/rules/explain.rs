@@ -5,10 +5,10 @@ use std::fmt::Write;
 
 use super::{
     Award, Base, Capture, Carry, ChainWay, Condition, CountTest, Direction, DirectionRule, Effect,
-    Endless, FeedDuty, FeedJudged, GrandSlam, HouseContents, HouseRule, HouseSown, LapStart, Large,
-    LastSeedsCheck, MatchScoring, MoveFilter, NoMove, OriginSkip, PlaceTest, Recipient, Refill,
-    Relay, Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Starter, Stores, Surplus, Territory,
-    Trigger, Unfeedable,
+    Ending, Endless, FeedDuty, FeedJudged, Feeding, GrandSlam, HouseContents, HouseRule, HouseSown,
+    LapStart, Large, LastSeedsCheck, MatchRules, MatchScoring, MoveFilter, NoMove, OriginSkip,
+    PlaceTest, Recipient, Refill, Relay, Ring, RowTest, Rules, Scoring, SideTest, SkipLaps, Sowing,
+    Starter, Stores, Surplus, Territory, Trigger, Unfeedable,
 };
 
 /// One sentence about the rules: the section it belongs to, what it is about (a capture's
@@ -98,16 +98,46 @@ pub fn explain(rules: &Rules) -> String {
 
 /// Every rule of `rules` as a sentence, section by section in the order `explain` prints.
 pub fn statements(rules: &Rules) -> Vec<Statement> {
-    let mut out = Vec::new();
-    // Capture and house rules are the ones with names.
-    let mut say = |section, topic: &str, text: String| {
-        out.push(Statement {
+    let mut says = Says(Vec::new());
+    let p = &rules.program;
+    board(&mut says, rules);
+    sowing_path(&mut says, rules);
+    sowing_moves(&mut says, &p.sowing);
+    sowing_laps(&mut says, &p.sowing);
+    for c in &p.captures {
+        says.say("Captures", &c.name, capture(c));
+    }
+    for h in &p.houses {
+        says.say("Houses", &h.name, house(h));
+    }
+    if let Some(f) = &p.feeding {
+        feeding(&mut says, f);
+    }
+    end_rules(&mut says, &p.ending);
+    end_limits(&mut says, rules);
+    if let Some(m) = &p.matches {
+        match_rules(&mut says, m);
+    }
+    says.0
+}
+
+/// The statements made so far.
+struct Says(Vec<Statement>);
+
+impl Says {
+    /// States a rule; capture and house rules are the ones with names.
+    fn say(&mut self, section: &'static str, topic: &str, text: String) {
+        self.0.push(Statement {
             section,
             topic: topic.to_string(),
             named: matches!(section, "Captures" | "Houses"),
             text,
-        })
-    };
+        });
+    }
+}
+
+/// The board: holes, seeds, stores, the starter.
+fn board(says: &mut Says, rules: &Rules) {
     let p = &rules.program;
     let b = &p.board;
     let uniform = b.layout.iter().all(|&n| n == b.layout[0]);
@@ -122,7 +152,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         Stores::Sown => "a store per player at the end of their row, sown by its owner",
         Stores::SownByBoth => "a store per player at the end of their row, sown by both players",
     };
-    say(
+    says.say(
         "Board",
         "board",
         format!(
@@ -130,6 +160,13 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             b.holes_per_row, rules.total, b.starter
         ),
     );
+}
+
+/// The path of a sowing: its direction, where laps start, the ring, which holes are played
+/// and passed over.
+fn sowing_path(says: &mut Says, rules: &Rules) {
+    let p = &rules.program;
+    let b = &p.board;
     let s = &p.sowing;
     let start = match s.lap_start {
         LapStart::NextHole => "the next hole",
@@ -152,14 +189,14 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             if outward { "counterclockwise" } else { "clockwise" }
         ),
     };
-    say(
+    says.say(
         "Sowing",
         "direction",
         format!("{direction}, each lap starting in {start}"),
     );
     if s.ring == Ring::OwnRow {
         let store = if b.stores.sown() { " and store" } else { "" };
-        say(
+        says.say(
             "Sowing",
             "ring",
             format!("each player sows round their own row{store} only"),
@@ -171,7 +208,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         } else {
             ""
         };
-        say(
+        says.say(
             "Sowing",
             "min seeds",
             format!(
@@ -186,15 +223,19 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         } else {
             ""
         };
-        say(
+        says.say(
             "Sowing",
             "skip holes",
             format!("holes are passed over where {}{last}", count(skip.count)),
         );
     }
+}
+
+/// The rules on which moves may be made: openings, first moves, locks and filters.
+fn sowing_moves(says: &mut Says, s: &Sowing) {
     if !s.opening.is_empty() {
         let moves: Vec<String> = s.opening.iter().map(u8::to_string).collect();
-        say(
+        says.say(
             "Sowing",
             "opening",
             format!("the game opens with the moves {}", moves.join(", ")),
@@ -223,17 +264,17 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         if first.last_seed_across {
             text.push_str("; on it, a first lap about to end in the mover's own row ends in the first hole of the opponent's row instead");
         }
-        say("Sowing", "first move", text);
+        says.say("Sowing", "first move", text);
     }
     if s.opponent_after_round {
-        say(
+        says.say(
             "Sowing",
             "after a round",
             "once a lap has gone round the board, the rest of its seeds go into the opponent's holes only".into(),
         );
     }
     if s.lock_played {
-        say(
+        says.say(
             "Sowing",
             "locked",
             "a hole a player sows from is locked for them until the opponent sows a seed into it"
@@ -241,13 +282,17 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         );
     }
     if let Some(filter) = s.move_filter {
-        say("Sowing", "first lap", match filter {
+        says.say("Sowing", "first lap", match filter {
             MoveFilter::NotIntoOccupiedOwn => "a move is legal only if its first lap does not end in an occupied hole of the mover's own".into(),
             MoveFilter::ReachesOpponentOrEmptyOwn => "a move is legal only if its first lap reaches the opponent's holes or ends in an empty hole of the mover's own".into(),
             MoveFilter::SingleIntoEmpty => "a hole of a single seed is played only if the hole after it is empty".into(),
         });
     }
-    say(
+}
+
+/// Laps: the emptied hole, relays, bearing off and the store's extra turn.
+fn sowing_laps(says: &mut Says, s: &Sowing) {
+    says.say(
         "Sowing",
         "origin",
         match s.origin_skip {
@@ -268,7 +313,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             }
         },
     );
-    say(
+    says.say(
         "Sowing",
         "relay",
         match &s.relay {
@@ -282,51 +327,50 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     );
     if let Some(most) = s.bear_off {
         let seeds = if most == 1 { "seed" } else { "seeds" };
-        say(
+        says.say(
             "Sowing",
             "bear off",
             format!("bearing off: on a turn that starts with no hole holding more than {most} {seeds}, a seed sown past the end of the mover's row leaves the board with the rest of its lap, put with the mover's captures, and the move ends there"),
         );
     }
     if s.store_extra_turn {
-        say(
+        says.say(
             "Sowing",
             "store turn",
             "a lap ending in the mover's own store gives another turn".into(),
         );
     }
-    for c in &p.captures {
-        say("Captures", &c.name, capture(c));
-    }
-    for h in &p.houses {
-        say("Houses", &h.name, house(h));
-    }
-    if let Some(f) = &p.feeding {
-        let judged = match f.judged {
-            FeedJudged::AfterMove => "the opponent's row holds a seed",
-            FeedJudged::FirstLap => "the first lap sows a seed into the opponent's row",
-        };
-        let when = match f.duty {
-            FeedDuty::RowEmpty => "when the opponent's row is empty, only",
-            FeedDuty::Always => "only",
-        };
-        say(
-            "Feeding",
-            "duty",
-            format!("{when} moves after which {judged} are legal"),
-        );
-        say(
-            "Feeding",
-            "unfeedable",
-            match f.unfeedable {
-                Unfeedable::Ends(a) => {
-                    format!("if none is, the game ends and the board goes {}", award(a))
-                }
-                Unfeedable::AnyMove => "if none is, any move may be played".into(),
-            },
-        );
-    }
-    let e = &p.ending;
+}
+
+/// The duty to feed.
+fn feeding(says: &mut Says, f: &Feeding) {
+    let judged = match f.judged {
+        FeedJudged::AfterMove => "the opponent's row holds a seed",
+        FeedJudged::FirstLap => "the first lap sows a seed into the opponent's row",
+    };
+    let when = match f.duty {
+        FeedDuty::RowEmpty => "when the opponent's row is empty, only",
+        FeedDuty::Always => "only",
+    };
+    says.say(
+        "Feeding",
+        "duty",
+        format!("{when} moves after which {judged} are legal"),
+    );
+    says.say(
+        "Feeding",
+        "unfeedable",
+        match f.unfeedable {
+            Unfeedable::Ends(a) => {
+                format!("if none is, the game ends and the board goes {}", award(a))
+            }
+            Unfeedable::AnyMove => "if none is, any move may be played".into(),
+        },
+    );
+}
+
+/// The end rules looked at after a move.
+fn end_rules(says: &mut Says, e: &Ending) {
     if let Some(l) = e.last_seeds {
         let when = match l.check {
             LastSeedsCheck::AfterCapture => {
@@ -334,7 +378,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             }
             LastSeedsCheck::AfterMove => "when a move has ended (board counted)",
         };
-        say(
+        says.say(
             "End",
             "last seeds",
             format!(
@@ -350,7 +394,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         } else {
             "more than half the seeds (or both half)"
         };
-        say(
+        says.say(
             "End",
             "majority",
             format!(
@@ -365,7 +409,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             RowTest::Mover => "the mover's own holes",
             RowTest::Opponent => "the opponent's holes",
         };
-        say(
+        says.say(
             "End",
             "empty row",
             format!(
@@ -375,14 +419,14 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         );
     }
     if let Some(a) = e.singletons {
-        say(
+        says.say(
             "End",
             "singletons",
             format!("when a move leaves no hole with more than one seed, the game ends; the board goes {}", award(a)),
         );
     }
     if let Some((moves, a)) = e.quiet {
-        say(
+        says.say(
             "End",
             "no capture for",
             format!(
@@ -391,14 +435,20 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             ),
         );
     }
+}
+
+/// What stops a game otherwise, and who wins.
+fn end_limits(says: &mut Says, rules: &Rules) {
+    let p = &rules.program;
+    let (s, e) = (&p.sowing, &p.ending);
     // Under `winner: a player who cannot move loses` the winner rule says what happens.
     if e.scoring != Scoring::StuckLoses {
-        say("End", "no move", match e.no_move {
+        says.say("End", "no move", match e.no_move {
             NoMove::Pass => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
             NoMove::EndGame(a) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
         });
     }
-    say(
+    says.say(
         "End",
         "move cap",
         format!(
@@ -407,7 +457,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             award(e.cap_award)
         ),
     );
-    say(
+    says.say(
         "End",
         "repetition",
         format!(
@@ -417,7 +467,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         ),
     );
     if e.unfinished_is_draw {
-        say("End", "unfinished", "a stopped game is a draw".into());
+        says.say("End", "unfinished", "a stopped game is a draw".into());
     }
     // Single laps always end, and stay short of the drop cap unless the board holds as many
     // seeds: the rule is only worth stating when sowing can go on.
@@ -429,7 +479,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         let cap = s.drop_cap;
         let endless =
             format!("a move whose sowing would never end, or would drop {cap} seeds or more,");
-        say(
+        says.say(
             "End",
             "endless moves",
             match e.endless {
@@ -441,7 +491,7 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
             },
         );
     }
-    say(
+    says.say(
         "End",
         "winner",
         match e.scoring {
@@ -453,67 +503,67 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
         }
         .into(),
     );
-    if let Some(m) = &p.matches {
-        say(
-            "Match",
-            "rounds",
-            match m.carry {
-                Carry::Fresh => {
-                    "every round starts from the board's layout; the rounds' results are tallied"
-                        .into()
-                }
-                Carry::Refill(r) => refill(&r),
-            },
-        );
-        say(
-            "Match",
-            "starter",
-            match m.starter {
-                Starter::RoundWinner => {
-                    "the round's winner starts the next (after a draw, the other player)"
-                }
-                Starter::RoundLoser => {
-                    "the round's loser starts the next (after a draw, the other player)"
-                }
-                Starter::Alternate => "players take turns starting",
-                Starter::PreviousStarter => "the player who started a round starts the next",
-                Starter::Poorer => "the player holding fewer seeds starts the next round (when both hold as many, the other player)",
+}
+
+/// Match play.
+fn match_rules(says: &mut Says, m: &MatchRules) {
+    says.say(
+        "Match",
+        "rounds",
+        match m.carry {
+            Carry::Fresh => {
+                "every round starts from the board's layout; the rounds' results are tallied".into()
             }
-            .into(),
-        );
-        let mut ends = Vec::new();
-        if m.lose_below > 0 {
-            ends.push(format!(
-                "a player holding fewer than {} seeds after a round loses the match",
-                m.lose_below
-            ));
+            Carry::Refill(r) => refill(&r),
+        },
+    );
+    says.say(
+        "Match",
+        "starter",
+        match m.starter {
+            Starter::RoundWinner => {
+                "the round's winner starts the next (after a draw, the other player)"
+            }
+            Starter::RoundLoser => {
+                "the round's loser starts the next (after a draw, the other player)"
+            }
+            Starter::Alternate => "players take turns starting",
+            Starter::PreviousStarter => "the player who started a round starts the next",
+            Starter::Poorer => "the player holding fewer seeds starts the next round (when both hold as many, the other player)",
         }
-        if let Some(k) = m.first_to {
-            ends.push(format!("the match ends when a player has won {k} rounds"));
-        }
-        ends.push(format!("it ends after at most {} rounds", m.round_cap));
-        let scoring = match m.scoring {
-            MatchScoring::Seeds => "the player holding more seeds",
-            MatchScoring::RoundsWon => "the player who won more rounds",
-        };
-        say(
-            "Match",
-            "end",
-            format!("{}; then {scoring} wins", ends.join("; ")),
-        );
-        for r in &m.round_rules {
-            say(
-                "Match",
-                &format!("from round {}", r.from_round),
-                format!(
-                    "from round {}: the last seeds go {}",
-                    r.from_round,
-                    award(r.last_seeds_to)
-                ),
-            );
-        }
+        .into(),
+    );
+    let mut ends = Vec::new();
+    if m.lose_below > 0 {
+        ends.push(format!(
+            "a player holding fewer than {} seeds after a round loses the match",
+            m.lose_below
+        ));
     }
-    out
+    if let Some(k) = m.first_to {
+        ends.push(format!("the match ends when a player has won {k} rounds"));
+    }
+    ends.push(format!("it ends after at most {} rounds", m.round_cap));
+    let scoring = match m.scoring {
+        MatchScoring::Seeds => "the player holding more seeds",
+        MatchScoring::RoundsWon => "the player who won more rounds",
+    };
+    says.say(
+        "Match",
+        "end",
+        format!("{}; then {scoring} wins", ends.join("; ")),
+    );
+    for r in &m.round_rules {
+        says.say(
+            "Match",
+            &format!("from round {}", r.from_round),
+            format!(
+                "from round {}: the last seeds go {}",
+                r.from_round,
+                award(r.last_seeds_to)
+            ),
+        );
+    }
 }
 
 /// The sentence for a match's refill.
