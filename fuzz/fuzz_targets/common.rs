@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use std::num::NonZeroUsize;
+
 use sowlab::engine::Game;
 use sowlab::rules::Rules;
 
@@ -42,4 +44,12 @@ pub fn seeds(game: &Game<'_>) -> u32 {
         .chain(p.stores().iter())
         .map(|&n| u32::from(n))
         .sum()
+}
+
+/// The rules `text` compiles to, when it does and they are small enough to play quickly: many
+/// seeds or a huge drop cap make a single move slow.
+pub fn small_rules(text: &str) -> Option<Rules> {
+    pest::set_call_limit(NonZeroUsize::new(5_000_000));
+    let rules = sowlab::lang::compile_text("fuzz.sow", text, &variants_dir()).ok()?;
+    (rules.total_seeds() <= 400 && rules.program.sowing.drop_cap <= 100_000).then_some(rules)
 }

@@ -3,8 +3,6 @@
 
 #![no_main]
 
-use std::num::NonZeroUsize;
-
 use libfuzzer_sys::fuzz_target;
 use sowlab::engine::Game;
 
@@ -12,14 +10,9 @@ use sowlab::engine::Game;
 mod common;
 
 fuzz_target!(|text: &str| {
-    pest::set_call_limit(NonZeroUsize::new(5_000_000));
-    let Ok(rules) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) else {
+    let Some(rules) = common::small_rules(text) else {
         return;
     };
-    // Keep each run short: many seeds or a huge drop cap make a single move slow.
-    if rules.total_seeds() > 400 || rules.program.sowing.drop_cap > 100_000 {
-        return;
-    }
     let total = rules.total_seeds();
     let mut game = Game::new(&rules);
     let mut pick = text.len();

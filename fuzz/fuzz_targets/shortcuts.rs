@@ -4,8 +4,6 @@
 
 #![no_main]
 
-use std::num::NonZeroUsize;
-
 use libfuzzer_sys::fuzz_target;
 use sowlab::engine::{differential, Position};
 
@@ -13,14 +11,9 @@ use sowlab::engine::{differential, Position};
 mod common;
 
 fuzz_target!(|text: &str| {
-    pest::set_call_limit(NonZeroUsize::new(5_000_000));
-    let Ok(rules) = sowlab::lang::compile_text("fuzz.sow", text, &common::variants_dir()) else {
+    let Some(rules) = common::small_rules(text) else {
         return;
     };
-    // Keep each run short: many seeds or a huge drop cap make a single move slow.
-    if rules.total_seeds() > 400 || rules.program.sowing.drop_cap > 100_000 {
-        return;
-    }
     // The choices come from the text, so that a crash replays from its input alone.
     let mut state = text.len() as u64;
     let choose = |n: u32| {
@@ -29,7 +22,8 @@ fuzz_target!(|text: &str| {
             .wrapping_add(1442695040888963407);
         ((state >> 33) % u64::from(n)) as u32
     };
-    if let Err(divergence) = differential::play_both(&rules, Position::initial(&rules), 200, choose) {
+    if let Err(divergence) = differential::play_both(&rules, Position::initial(&rules), 200, choose)
+    {
         panic!("{divergence}");
     }
 });
