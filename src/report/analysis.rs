@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
+
 use crate::rules::Side;
 use crate::sim::endings::Endings;
 use crate::sim::output::{read_run, OutputError, RunInfo};
@@ -449,127 +451,16 @@ impl Analysis {
     /// # Errors
     /// Missing or malformed files.
     pub fn read(dir: &Path, score_unfinished: bool) -> Result<Analysis, OutputError> {
-        let csv_err = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| OutputError::Csv { path, source }
-        };
         let file = read_run(dir)?;
         let (info, date) = (file.run, file.date);
-        let mut groups: Vec<Group> = Vec::new();
-        for v in &info.variants {
-            for seating in seatings(&info) {
-                groups.push(Group {
-                    variant: v.name.clone(),
-                    rules_hash: v.rules_hash.clone(),
-                    seating,
-                    ..Group::default()
-                });
-            }
-        }
-        let per_pairing = 2 * info.games;
-        // A game's index within its variant is `(pairing * 2 + seat order) * games + i`.
-        let find = |groups: &[Group], variant: &str, game: u64| {
-            let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
-            let order = (game / info.games.max(1) % 2) as u8;
-            groups.iter().position(|g| {
-                g.variant == variant && g.seating.pairing == *pairing && g.seating.order == order
-            })
+        let mut groups = empty_groups(&info);
+        read_games(dir, &info, &mut groups, score_unfinished)?;
+        read_moves(dir, &info, &mut groups)?;
+        let matches = if info.matches {
+            read_matches(dir, &info, &groups)?
+        } else {
+            Vec::new()
         };
-        let games_path = dir.join("games.csv");
-        let mut reader = csv::Reader::from_path(&games_path).map_err(csv_err(&games_path))?;
-        for row in reader.deserialize::<GameRecord>() {
-            let r = row.map_err(csv_err(&games_path))?;
-            let Some(i) = find(&groups, &r.variant, r.game) else {
-                continue;
-            };
-            let g = &mut groups[i];
-            let scored = g.tally.add(&r, score_unfinished);
-            g.south_starts += u64::from(r.starter == Side::South);
-            *g.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
-            g.player_turns
-                .add(f64::from(r.turns - r.extra_turns + r.passes));
-            g.margin
-                .add(f64::from(r.south_total) - f64::from(r.north_total));
-            if let Some(winner) = r.winner.filter(|_| scored) {
-                let sign = if winner == Side::South { 1 } else { -1 };
-                g.winners.insert((r.game, r.round), sign);
-            }
-            g.paired.insert(
-                (g.seating.order, r.seed, r.round),
-                Paired {
-                    south_won: scored.then_some(r.winner == Some(Side::South)),
-                    moves: r.turns,
-                },
-            );
-        }
-        let moves_path = dir.join("moves.csv");
-        if moves_path.exists() {
-            let mut reader = csv::Reader::from_path(&moves_path).map_err(csv_err(&moves_path))?;
-            // moves.csv holds each game's moves together and in order: a game is read whole
-            // before the next begins.
-            let mut game: Option<(usize, GameMoves)> = None;
-            for row in reader.deserialize::<MoveRecord>() {
-                let m = row.map_err(csv_err(&moves_path))?;
-                let Some(i) = find(&groups, &m.variant, m.game) else {
-                    continue;
-                };
-                let key = (m.game, m.round);
-                if game.as_ref().is_none_or(|(j, g)| (*j, g.key) != (i, key)) {
-                    if let Some((j, done)) = game.take() {
-                        done.finish(&mut groups[j]);
-                    }
-                    let winner = groups[i].winners.get(&key).copied().unwrap_or(0);
-                    game = Some((i, GameMoves::new(key, winner)));
-                }
-                if let Some((_, g)) = game.as_mut() {
-                    g.add(&m);
-                }
-                let g = &mut groups[i];
-                let t = m.turn as usize;
-                if g.timeline.len() < t {
-                    g.timeline.resize(t, (0.0, 0.0, 0));
-                }
-                let d = f64::from(m.score_difference);
-                let slot = &mut g.timeline[t - 1];
-                slot.0 += d;
-                slot.1 += d * d;
-                slot.2 += 1;
-                g.branching.add(m.branching as usize);
-                g.laps.add(m.laps as usize);
-            }
-            if let Some((j, done)) = game {
-                done.finish(&mut groups[j]);
-            }
-        }
-        let mut matches = Vec::new();
-        if info.matches {
-            matches = groups
-                .iter()
-                .map(|g| MatchGroup {
-                    variant: g.variant.clone(),
-                    seating: g.seating.clone(),
-                    ..MatchGroup::default()
-                })
-                .collect();
-            let path = dir.join("matches.csv");
-            let mut reader = csv::Reader::from_path(&path).map_err(csv_err(&path))?;
-            for row in reader.deserialize::<MatchRecord>() {
-                let r = row.map_err(csv_err(&path))?;
-                let Some(i) = find(&groups, &r.variant, r.match_index) else {
-                    continue;
-                };
-                let m = &mut matches[i];
-                m.matches += 1;
-                m.outcomes[r.winner.map_or(2, Side::index)] += 1;
-                m.starter_wins += u64::from(r.winner == Some(r.starter));
-                if r.round_1_winner.is_some() {
-                    m.decided_round_1 += 1;
-                    m.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
-                }
-                m.rounds.add(usize::from(r.rounds));
-                *m.ends.entry(r.end_reason.name()).or_insert(0) += 1;
-            }
-        }
         Ok(Analysis {
             info,
             date,
@@ -608,6 +499,170 @@ impl Analysis {
     /// The groups of one seating, in variant order.
     pub fn of_seating<'a>(&'a self, seating: &'a Seating) -> impl Iterator<Item = &'a Group> + 'a {
         self.groups.iter().filter(move |g| g.seating == *seating)
+    }
+}
+
+/// One empty group per variant and seating, variant-major in run order.
+fn empty_groups(info: &RunInfo) -> Vec<Group> {
+    info.variants
+        .iter()
+        .flat_map(|v| {
+            seatings(info).into_iter().map(move |seating| Group {
+                variant: v.name.clone(),
+                rules_hash: v.rules_hash.clone(),
+                seating,
+                ..Group::default()
+            })
+        })
+        .collect()
+}
+
+/// The group that game (or match) `game` of `variant` was played in, by its index.
+fn group_of(info: &RunInfo, groups: &[Group], variant: &str, game: u64) -> Option<usize> {
+    // A game's index within its variant is `(pairing * 2 + seat order) * games + i`.
+    let per_pairing = 2 * info.games;
+    let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
+    let order = (game / info.games.max(1) % 2) as u8;
+    groups.iter().position(|g| {
+        g.variant == variant && g.seating.pairing == *pairing && g.seating.order == order
+    })
+}
+
+/// Hands each row of the CSV file at `path` to `each`, in file order.
+pub(crate) fn for_each_row<T: DeserializeOwned>(
+    path: &Path,
+    mut each: impl FnMut(T),
+) -> Result<(), OutputError> {
+    let error = |source: csv::Error| OutputError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(error)?;
+    for row in reader.deserialize::<T>() {
+        each(row.map_err(error)?);
+    }
+    Ok(())
+}
+
+/// Tallies `games.csv` into the groups.
+fn read_games(
+    dir: &Path,
+    info: &RunInfo,
+    groups: &mut [Group],
+    score_unfinished: bool,
+) -> Result<(), OutputError> {
+    for_each_row(&dir.join("games.csv"), |r: GameRecord| {
+        if let Some(i) = group_of(info, groups, &r.variant, r.game) {
+            groups[i].add_game(&r, score_unfinished);
+        }
+    })
+}
+
+/// Tallies `moves.csv`, where the run kept one, into the groups: per game and per move.
+fn read_moves(dir: &Path, info: &RunInfo, groups: &mut [Group]) -> Result<(), OutputError> {
+    let path = dir.join("moves.csv");
+    if !path.exists() {
+        return Ok(());
+    }
+    // moves.csv holds each game's moves together and in order: a game is read whole before
+    // the next begins.
+    let mut game: Option<(usize, GameMoves)> = None;
+    for_each_row(&path, |m: MoveRecord| {
+        let Some(i) = group_of(info, groups, &m.variant, m.game) else {
+            return;
+        };
+        let key = (m.game, m.round);
+        if game.as_ref().is_none_or(|(j, g)| (*j, g.key) != (i, key)) {
+            if let Some((j, done)) = game.take() {
+                done.finish(&mut groups[j]);
+            }
+            let winner = groups[i].winners.get(&key).copied().unwrap_or(0);
+            game = Some((i, GameMoves::new(key, winner)));
+        }
+        if let Some((_, g)) = game.as_mut() {
+            g.add(&m);
+        }
+        groups[i].add_move(&m);
+    })?;
+    if let Some((j, done)) = game {
+        done.finish(&mut groups[j]);
+    }
+    Ok(())
+}
+
+/// Tallies `matches.csv` into one match group per group, in the groups' order.
+fn read_matches(
+    dir: &Path,
+    info: &RunInfo,
+    groups: &[Group],
+) -> Result<Vec<MatchGroup>, OutputError> {
+    let mut matches: Vec<MatchGroup> = groups
+        .iter()
+        .map(|g| MatchGroup {
+            variant: g.variant.clone(),
+            seating: g.seating.clone(),
+            ..MatchGroup::default()
+        })
+        .collect();
+    for_each_row(&dir.join("matches.csv"), |r: MatchRecord| {
+        if let Some(i) = group_of(info, groups, &r.variant, r.match_index) {
+            matches[i].add(&r);
+        }
+    })?;
+    Ok(matches)
+}
+
+impl Group {
+    /// Counts one row of `games.csv`: outcome, end, turns, margin, winner and pairing key.
+    fn add_game(&mut self, r: &GameRecord, score_unfinished: bool) {
+        let scored = self.tally.add(r, score_unfinished);
+        self.south_starts += u64::from(r.starter == Side::South);
+        *self.end_rules.entry(r.end_rule.name()).or_insert(0) += 1;
+        self.player_turns
+            .add(f64::from(r.turns - r.extra_turns + r.passes));
+        self.margin
+            .add(f64::from(r.south_total) - f64::from(r.north_total));
+        if let Some(winner) = r.winner.filter(|_| scored) {
+            let sign = if winner == Side::South { 1 } else { -1 };
+            self.winners.insert((r.game, r.round), sign);
+        }
+        self.paired.insert(
+            (self.seating.order, r.seed, r.round),
+            Paired {
+                south_won: scored.then_some(r.winner == Some(Side::South)),
+                moves: r.turns,
+            },
+        );
+    }
+
+    /// Counts one row of `moves.csv` into the per-move tallies: timeline, branching, laps.
+    fn add_move(&mut self, m: &MoveRecord) {
+        let t = m.turn as usize;
+        if self.timeline.len() < t {
+            self.timeline.resize(t, (0.0, 0.0, 0));
+        }
+        let d = f64::from(m.score_difference);
+        let slot = &mut self.timeline[t - 1];
+        slot.0 += d;
+        slot.1 += d * d;
+        slot.2 += 1;
+        self.branching.add(m.branching as usize);
+        self.laps.add(m.laps as usize);
+    }
+}
+
+impl MatchGroup {
+    /// Counts one row of `matches.csv`: outcome, starter, round 1, rounds and end.
+    fn add(&mut self, r: &MatchRecord) {
+        self.matches += 1;
+        self.outcomes[r.winner.map_or(2, Side::index)] += 1;
+        self.starter_wins += u64::from(r.winner == Some(r.starter));
+        if r.round_1_winner.is_some() {
+            self.decided_round_1 += 1;
+            self.round_1_winner_wins += u64::from(r.winner == r.round_1_winner);
+        }
+        self.rounds.add(usize::from(r.rounds));
+        *self.ends.entry(r.end_reason.name()).or_insert(0) += 1;
     }
 }
 

@@ -3,10 +3,11 @@
 //! self-play at every rung and of every rung against the next, in both seatings.
 
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::analysis::{mean_interval, seatings};
+use super::analysis::{for_each_row, mean_interval, seatings};
 use super::chart::{self, Bars, Chart, Plot, Scale};
 use super::compare::{p_is, percent, with_interval, write_table};
 use super::document::{self, Block};
@@ -15,7 +16,7 @@ use super::variants::{self, Carried};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
 use crate::sim::endings::{self, Endings};
-use crate::sim::output::{read_run, OutputError};
+use crate::sim::output::{read_run, OutputError, RunFile, RunInfo};
 use crate::sim::record::{GameRecord, MoveRecord, Name};
 use crate::sim::stats::{mcnemar, wilson, Tally, Z95};
 
@@ -50,6 +51,7 @@ impl Cell {
         }
     }
 
+    /// `n/a` and what the cell's endings say of why no game was scored.
     fn none_scored(&self) -> String {
         format!("n/a ({})", Endings::of(&self.variant, &self.tally).basis())
     }
@@ -176,21 +178,97 @@ pub struct Setup<'a> {
 /// # Errors
 /// Missing or malformed run files, unwritable report files.
 pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
-    let Setup {
-        command,
-        ladder,
-        exact,
-        seconds,
-        score_unfinished,
-        carried,
-    } = *setup;
     let file = read_run(dir.path())?;
     let endings = endings::read(dir.path())?;
-    let mut cells = read_cells(dir.path(), score_unfinished)?;
+    let mut cells = read_cells(dir.path(), setup.score_unfinished)?;
+    add_seconds(&mut cells, &file.run, setup.seconds);
+    let ladder = Ladder {
+        rungs: setup.ladder,
+        cells: &cells,
+    };
+    let variants: Vec<String> = file.run.variants.iter().map(|v| v.name.clone()).collect();
+    let mut blocks = opening(&file, setup.ladder, &variants);
+    blocks.extend(variants::banner(&endings));
+    blocks.extend(how_made(setup.command, setup.score_unfinished));
+    let mut tables = Tables::default();
+    for (k, variant) in variants.iter().enumerate() {
+        let exact = setup.exact.get(k);
+        let section = variant_section(dir, &ladder, k, variant, exact, &mut tables)?;
+        blocks.extend(section);
+    }
+    let Tables {
+        balance,
+        skill,
+        step_bars,
+    } = tables;
+    if !step_bars.is_empty() {
+        blocks.push(skill_chart(dir, setup.ladder, step_bars)?);
+    }
+    blocks.extend(variants::readings_section(&file.run, &endings));
+    blocks.extend(variants::files_section(&file.run, setup.carried));
+    write_table(dir, "balance.csv", &balance)?;
+    write_table(dir, "skill.csv", &skill)?;
+    Ok(document::write_pages(dir, "sowlab balance", &blocks)?)
+}
+
+/// The run's cells, looked up along the ladder of agents.
+struct Ladder<'a> {
+    /// The agents, weakest first.
+    rungs: &'a [String],
+    /// Every variant's cells, as the run's files hold them.
+    cells: &'a [Cell],
+}
+
+impl<'a> Ladder<'a> {
+    /// The cell of `variant` with these agents South and North, if it was played.
+    fn find(&self, variant: &str, south: &str, north: &str) -> Option<&'a Cell> {
+        self.cells
+            .iter()
+            .find(|c| c.variant == variant && c.south == south && c.north == north)
+    }
+
+    /// A variant's cells as its seats table lists them: by South's rung, then North's.
+    fn seated(&self, variant: &str) -> Vec<&'a Cell> {
+        self.rungs
+            .iter()
+            .flat_map(|south| {
+                self.rungs
+                    .iter()
+                    .filter_map(move |north| self.find(variant, south, north))
+            })
+            .collect()
+    }
+
+    /// South's score when each rung plays itself in `variant`, rung by rung.
+    fn self_play_scores(&self, variant: &str) -> Vec<Option<(f64, f64, f64)>> {
+        self.rungs
+            .iter()
+            .map(|a| self.find(variant, a, a).and_then(Cell::south_score))
+            .collect()
+    }
+
+    /// Every rung of `variant`'s ladder against the one below it.
+    fn steps(&self, variant: &str) -> Vec<Step> {
+        steps(self.rungs, |s, n| self.find(variant, s, n))
+    }
+}
+
+/// What the variants' sections add up to besides their blocks.
+#[derive(Default)]
+struct Tables<'a> {
+    /// The rows of `balance.csv`.
+    balance: Vec<BalanceRow<'a>>,
+    /// The rows of `skill.csv`.
+    skill: Vec<SkillRow<'a>>,
+    /// One series of the skill chart per variant with a step up the ladder.
+    step_bars: Vec<Bars>,
+}
+
+/// Adds to each cell the seconds spent playing it, given in the run's unit order.
+fn add_seconds(cells: &mut [Cell], run: &RunInfo, seconds: &[f64]) {
     // The run's cells in unit order: variant, then its seatings.
-    let seatings = seatings(&file.run);
-    let played = file
-        .run
+    let seatings = seatings(run);
+    let played = run
         .variants
         .iter()
         .flat_map(|v| seatings.iter().map(move |s| (v.name.as_str(), s)));
@@ -202,13 +280,11 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
             cell.seconds += s;
         }
     }
-    let variants: Vec<String> = file.run.variants.iter().map(|v| v.name.clone()).collect();
-    let find = |v: &str, s: &str, n: &str| {
-        cells
-            .iter()
-            .find(|c| c.variant == v && c.south == s && c.north == n)
-    };
-    let mut blocks = vec![
+}
+
+/// The report's title and what was played, by which version, when.
+fn opening(file: &RunFile, rungs: &[String], variants: &[String]) -> Vec<Block> {
+    vec![
         Block::Heading(1, "Balance along a ladder of agents".into()),
         Block::Paragraph(format!(
             "Self-play of {} at every rung of the ladder {}, and every rung against the next, \
@@ -216,7 +292,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
              of every game at random (distinct games from deterministic agents), master seed \
              {}. Made by sowlab {} (commit {}) on {}.",
             variants.join(", "),
-            ladder.join(" < "),
+            rungs.join(" < "),
             file.run.games,
             file.run.opening,
             file.run.seed,
@@ -224,8 +300,11 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
             file.run.commit,
             file.date
         )),
-    ];
-    blocks.extend(variants::banner(&endings));
+    ]
+}
+
+/// The "How this was made" section: the command, and how rates, scores and intervals are read.
+fn how_made(command: &str, score_unfinished: bool) -> [Block; 3] {
     let counted = if score_unfinished {
         "Rates are over all games: games stopped by the move cap or by repetition count as \
          each variant scores them (--score-unfinished), and their share is shown apart."
@@ -235,7 +314,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
          counted apart (unfinished), whatever the variant awards for them; a rate over no \
          finished game is n/a."
     };
-    blocks.extend([
+    [
         Block::Heading(2, "How this was made".into()),
         Block::Code(command.to_string()),
         Block::Paragraph(format!(
@@ -249,145 +328,147 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
              games were replays. Seconds are the time spent playing a cell's games, summed \
              over the threads that played them."
         )),
-    ]);
-    let mut balance = Vec::new();
-    let mut skill = Vec::new();
-    let mut step_bars = Vec::new();
-    for (k, variant) in variants.iter().enumerate() {
-        blocks.push(Block::Heading(2, variant.clone()));
-        if let Some(exact) = exact.get(k) {
-            blocks.push(Block::Paragraph(format!(
-                "Value of the start position: {exact}."
-            )));
-        }
-        let mut table = Vec::new();
-        for south in ladder {
-            for north in ladder {
-                let Some(cell) = find(variant, south, north) else {
-                    continue;
-                };
-                balance.push(balance_row(cell));
-                table.push(vec![
-                    south.clone(),
-                    north.clone(),
-                    cell.tally.games.to_string(),
-                    cell.sequences.len().to_string(),
-                    cell.rate_text(cell.tally.outcomes[0]),
-                    cell.rate_text(cell.tally.outcomes[1]),
-                    cell.rate_text(cell.tally.outcomes[2]),
-                    cell.south_score_text(),
-                    percent(cell.tally.unfinished() as f64 / cell.tally.games as f64),
-                    percent(cell.no_moves_share()),
-                    margin_text(cell),
-                    format!("{:.2}", cell.seconds),
-                ]);
-            }
-        }
-        blocks.push(Block::Table(
-            [
-                "South",
-                "North",
-                "games",
-                "distinct",
-                "South wins",
-                "North wins",
-                "draws",
-                "South's score, p (seats even)",
-                "unfinished",
-                "nobody could move",
-                "mean margin (S−N)",
-                "seconds",
+    ]
+}
+
+/// The section of `variant` (the `k`th), adding its rows and skill bars to `tables`.
+fn variant_section<'a>(
+    dir: &mut OutDir,
+    ladder: &Ladder<'a>,
+    k: usize,
+    variant: &'a str,
+    exact: Option<&String>,
+    tables: &mut Tables<'a>,
+) -> Result<Vec<Block>, ReportError> {
+    let mut blocks = vec![Block::Heading(2, variant.to_string())];
+    if let Some(exact) = exact {
+        blocks.push(Block::Paragraph(format!(
+            "Value of the start position: {exact}."
+        )));
+    }
+    let seated = ladder.seated(variant);
+    tables
+        .balance
+        .extend(seated.iter().copied().map(balance_row));
+    blocks.push(seats_table(&seated));
+    blocks.push(seats_chart(dir, k, variant, ladder)?);
+    let steps = ladder.steps(variant);
+    tables
+        .skill
+        .extend(steps.iter().map(|step| skill_row(variant, step)));
+    if !steps.is_empty() {
+        blocks.extend(skill_section(variant, &steps));
+        tables.step_bars.push(Bars {
+            name: variant.to_string(),
+            values: steps.iter().map(|s| s.score).collect(),
+        });
+    }
+    Ok(blocks)
+}
+
+/// A variant's seats table: one row per seating of two rungs.
+fn seats_table(seated: &[&Cell]) -> Block {
+    let header = [
+        "South",
+        "North",
+        "games",
+        "distinct",
+        "South wins",
+        "North wins",
+        "draws",
+        "South's score, p (seats even)",
+        "unfinished",
+        "nobody could move",
+        "mean margin (S−N)",
+        "seconds",
+    ];
+    let rows = seated
+        .iter()
+        .map(|cell| {
+            vec![
+                cell.south.clone(),
+                cell.north.clone(),
+                cell.tally.games.to_string(),
+                cell.sequences.len().to_string(),
+                cell.rate_text(cell.tally.outcomes[0]),
+                cell.rate_text(cell.tally.outcomes[1]),
+                cell.rate_text(cell.tally.outcomes[2]),
+                cell.south_score_text(),
+                percent(cell.tally.unfinished() as f64 / cell.tally.games as f64),
+                percent(cell.no_moves_share()),
+                margin_text(cell),
+                format!("{:.2}", cell.seconds),
             ]
-            .map(String::from)
-            .to_vec(),
-            table,
-        ));
-        let selfplay = ladder
-            .iter()
-            .map(|a| find(variant, a, a).and_then(Cell::south_score))
-            .collect();
-        // Numbered as the variants are given: two names can make one file name ("Oware!" and
-        // "oware?"), and a long one is cut.
-        let stem = format!("seats-{}-{}", k + 1, file_stem(variant));
-        chart::save(
-            &Chart {
-                title: format!("{variant}: South's score in self-play, by rung"),
-                y_label: "South's score (win 1, draw ½)".into(),
-                y: Scale::Share,
-                plot: Plot::Bars {
-                    categories: ladder.to_vec(),
-                    series: vec![Bars {
-                        name: "South's score".into(),
-                        values: selfplay,
-                    }],
-                },
+        })
+        .collect();
+    Block::Table(header.map(String::from).to_vec(), rows)
+}
+
+/// Saves the chart of South's score in self-play at every rung of `variant`, the `k`th.
+fn seats_chart(
+    dir: &mut OutDir,
+    k: usize,
+    variant: &str,
+    ladder: &Ladder<'_>,
+) -> Result<Block, ReportError> {
+    // Numbered as the variants are given: two names can make one file name ("Oware!" and
+    // "oware?"), and a long one is cut.
+    let stem = format!("seats-{}-{}", k + 1, file_stem(variant));
+    chart::save(
+        &Chart {
+            title: format!("{variant}: South's score in self-play, by rung"),
+            y_label: "South's score (win 1, draw ½)".into(),
+            y: Scale::Share,
+            plot: Plot::Bars {
+                categories: ladder.rungs.to_vec(),
+                series: vec![Bars {
+                    name: "South's score".into(),
+                    values: ladder.self_play_scores(variant),
+                }],
             },
-            dir,
-            &stem,
-        )?;
-        blocks.push(Block::Chart(
-            stem,
-            format!(
-                "{variant}: South's score when each rung plays itself, with 95% intervals \
-                 (n/a where no game was scored); 0.5 is a fair game at that level of play, \
-                 and the table's p-value says whether a score is told apart from it"
-            ),
-        ));
-        let steps = steps(ladder, |s, n| find(variant, s, n));
-        for step in &steps {
-            let (stronger_score, low, high) = match step.score {
-                Some((v, lo, hi)) => (Some(v), Some(lo), Some(hi)),
-                None => (None, None, None),
-            };
-            skill.push(SkillRow {
-                variant,
-                weaker: step.weaker.clone(),
-                stronger: step.stronger.clone(),
-                finished: step.finished,
-                stronger_score,
-                low,
-                high,
-                beats: step.beats(),
-            });
-        }
-        if !steps.is_empty() {
-            blocks.extend(skill_section(variant, &steps));
-            step_bars.push(Bars {
-                name: variant.clone(),
-                values: steps.iter().map(|s| s.score).collect(),
-            });
-        }
-    }
-    if !step_bars.is_empty() {
-        chart::save(
-            &Chart {
-                title: "The stronger rung's score against the rung below".into(),
-                y_label: "stronger rung's score (win 1, draw ½)".into(),
-                y: Scale::Share,
-                plot: Plot::Bars {
-                    categories: ladder
-                        .windows(2)
-                        .map(|w| format!("{} over {}", w[1], w[0]))
-                        .collect(),
-                    series: step_bars,
-                },
+        },
+        dir,
+        &stem,
+    )?;
+    Ok(Block::Chart(
+        stem,
+        format!(
+            "{variant}: South's score when each rung plays itself, with 95% intervals \
+             (n/a where no game was scored); 0.5 is a fair game at that level of play, \
+             and the table's p-value says whether a score is told apart from it"
+        ),
+    ))
+}
+
+/// Saves the chart of every step of the ladder, a series per variant, as `skill`.
+fn skill_chart(
+    dir: &mut OutDir,
+    rungs: &[String],
+    step_bars: Vec<Bars>,
+) -> Result<Block, ReportError> {
+    chart::save(
+        &Chart {
+            title: "The stronger rung's score against the rung below".into(),
+            y_label: "stronger rung's score (win 1, draw ½)".into(),
+            y: Scale::Share,
+            plot: Plot::Bars {
+                categories: rungs
+                    .windows(2)
+                    .map(|w| format!("{} over {}", w[1], w[0]))
+                    .collect(),
+                series: step_bars,
             },
-            dir,
-            "skill",
-        )?;
-        blocks.push(Block::Chart(
-            "skill".into(),
-            "Each step of the ladder: the stronger rung's score against the one below it, both \
-             seatings together, with 95% intervals; a bar at or below 0.5 is a step the \
-             ladder has out of order"
-                .into(),
-        ));
-    }
-    blocks.extend(variants::readings_section(&file.run, &endings));
-    blocks.extend(variants::files_section(&file.run, carried));
-    write_table(dir, "balance.csv", &balance)?;
-    write_table(dir, "skill.csv", &skill)?;
-    Ok(document::write_pages(dir, "sowlab balance", &blocks)?)
+        },
+        dir,
+        "skill",
+    )?;
+    Ok(Block::Chart(
+        "skill".into(),
+        "Each step of the ladder: the stronger rung's score against the one below it, both \
+         seatings together, with 95% intervals; a bar at or below 0.5 is a step the \
+         ladder has out of order"
+            .into(),
+    ))
 }
 
 /// A variant's steps up the ladder: the order checked, each step's score, and the skill
@@ -482,17 +563,23 @@ fn file_stem(name: &str) -> String {
     cut.trim_end_matches('-').to_string()
 }
 
+/// A cell's mean margin, South's total minus North's, with its 95% interval.
 fn margin_text(cell: &Cell) -> String {
     let (m, lo, hi) = mean_interval(cell.margin.0, cell.margin.1, cell.tally.games as f64);
     format!("{m:+.1} [{lo:+.1}, {hi:+.1}]")
 }
 
-fn balance_row(cell: &Cell) -> BalanceRow<'_> {
-    let t = &cell.tally;
-    let split = |rate: Option<(f64, f64, f64)>| match rate {
+/// An interval's value, low and high as three CSV columns, all empty where there is none.
+fn split(interval: Option<(f64, f64, f64)>) -> (Option<f64>, Option<f64>, Option<f64>) {
+    match interval {
         Some((v, lo, hi)) => (Some(v), Some(lo), Some(hi)),
         None => (None, None, None),
-    };
+    }
+}
+
+/// A cell's row of `balance.csv`.
+fn balance_row(cell: &Cell) -> BalanceRow<'_> {
+    let t = &cell.tally;
     let (south_rate, south_low, south_high) = split(cell.rate(t.outcomes[0]));
     let (north_rate, north_low, north_high) = split(cell.rate(t.outcomes[1]));
     let (draw_rate, draw_low, draw_high) = split(cell.rate(t.outcomes[2]));
@@ -527,6 +614,21 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
     }
 }
 
+/// A step's row of `skill.csv`.
+fn skill_row<'a>(variant: &'a str, step: &Step) -> SkillRow<'a> {
+    let (stronger_score, low, high) = split(step.score);
+    SkillRow {
+        variant,
+        weaker: step.weaker.clone(),
+        stronger: step.stronger.clone(),
+        finished: step.finished,
+        stronger_score,
+        low,
+        high,
+        beats: step.beats(),
+    }
+}
+
 /// Every rung against the one below it, both seatings together.
 fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -> Vec<Step> {
     ladder
@@ -550,19 +652,12 @@ fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -
 }
 
 /// Gathers `games.csv` and `moves.csv` of the run in `dir` by variant and seating.
-fn read_cells(dir: &std::path::Path, score_unfinished: bool) -> Result<Vec<Cell>, OutputError> {
-    let csv_err = |path: &std::path::Path| {
-        let path = path.to_path_buf();
-        move |source| OutputError::Csv { path, source }
-    };
+fn read_cells(dir: &Path, score_unfinished: bool) -> Result<Vec<Cell>, OutputError> {
     let mut cells: Vec<Cell> = Vec::new();
     let mut cell_of: HashMap<(Name, u64), usize> = HashMap::new();
     // FNV-1a over each game's holes, in the order they were played.
     let mut sequences: HashMap<(Name, u64), u64> = HashMap::new();
-    let games = dir.join("games.csv");
-    let mut reader = csv::Reader::from_path(&games).map_err(csv_err(&games))?;
-    for row in reader.deserialize::<GameRecord>() {
-        let r = row.map_err(csv_err(&games))?;
+    for_each_row(&dir.join("games.csv"), |r: GameRecord| {
         let at = cells
             .iter()
             .position(|c| {
@@ -584,15 +679,12 @@ fn read_cells(dir: &std::path::Path, score_unfinished: bool) -> Result<Vec<Cell>
         cell.margin.1 += margin * margin;
         sequences.insert((r.variant.clone(), r.game), 0xcbf2_9ce4_8422_2325);
         cell_of.insert((r.variant, r.game), at);
-    }
-    let moves = dir.join("moves.csv");
-    let mut reader = csv::Reader::from_path(&moves).map_err(csv_err(&moves))?;
-    for row in reader.deserialize::<MoveRecord>() {
-        let r = row.map_err(csv_err(&moves))?;
+    })?;
+    for_each_row(&dir.join("moves.csv"), |r: MoveRecord| {
         if let Some(h) = sequences.get_mut(&(r.variant, r.game)) {
             *h = (*h ^ u64::from(r.hole + 1)).wrapping_mul(0x0100_0000_01b3);
         }
-    }
+    })?;
     for (key, hash) in sequences {
         if let Some(&at) = cell_of.get(&key) {
             cells[at].sequences.insert(hash);
