@@ -20,6 +20,7 @@ mod history;
 mod playout;
 mod turn;
 
+use ending::Verdict;
 pub use ending::{EndClass, EndReason, Outcome};
 use history::History;
 use turn::Turn;
@@ -415,7 +416,7 @@ impl<'r> Game<'r> {
             passes: 0,
         };
         if sown.endless {
-            self.finish(EndReason::EndlessMove, Award::Owners, 0, None);
+            self.finish(EndReason::EndlessMove, Award::Owners, 0, Verdict::Totals);
             return report;
         }
         self.stats.max_laps = self.stats.max_laps.max(sown.laps);
@@ -433,12 +434,12 @@ impl<'r> Game<'r> {
         self.capture_turn = sown.extra_turn && sown.capture_turn;
         if let Some(hand) = sown.last_seeds {
             let award = self.last_seeds_award();
-            self.finish(EndReason::LastSeeds, award, hand, None);
+            self.finish(EndReason::LastSeeds, award, hand, Verdict::Totals);
             return report;
         }
         if sown.grand_slam_ends {
             // The mover is still the player to move: the opponent is the one captured from.
-            self.finish(EndReason::GrandSlam, Award::Opponent, 0, None);
+            self.finish(EndReason::GrandSlam, Award::Opponent, 0, Verdict::Totals);
             return report;
         }
         let scan = self.position.scan();

@@ -124,6 +124,16 @@ pub struct Outcome {
     pub winner: Option<Side>,
 }
 
+/// Who wins a game as it ends: the player an end rule names, or the one the captured totals
+/// and the winner rule decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// By the captured totals (a draw where they are equal, or an unfinished game drawn).
+    Totals,
+    /// This player, whatever the totals.
+    Winner(Side),
+}
+
 impl Game<'_> {
     /// End rules looked at once `mover`'s move is over: the reason, the award, and the winner
     /// when a rule names one. `Dispatch::ends_after_move` says whether any of them applies;
@@ -134,20 +144,24 @@ impl Game<'_> {
         &self,
         mover: Side,
         occupied: u64,
-    ) -> Option<(EndReason, Award, Option<Option<Side>>)> {
+    ) -> Option<(EndReason, Award, Verdict)> {
         let ending = &self.rules.program.ending;
         let position = &self.position;
         let total = position.total();
         let empty = |side: Side| position.row_empty_of(side, occupied);
         if ending.scoring == Scoring::EmptiedWins && empty(mover) {
-            return Some((EndReason::Emptied, Award::Owners, Some(Some(mover))));
+            return Some((EndReason::Emptied, Award::Owners, Verdict::Winner(mover)));
         }
         if let Some(rule) = ending.last_seeds {
             if rule.check == LastSeedsCheck::AfterMove
                 && self.last_capturer.is_some()
                 && position.board_seeds() <= u32::from(rule.at_most)
             {
-                return Some((EndReason::LastSeeds, self.last_seeds_award(), None));
+                return Some((
+                    EndReason::LastSeeds,
+                    self.last_seeds_award(),
+                    Verdict::Totals,
+                ));
             }
         }
         if let Some(majority) = ending.majority {
@@ -156,7 +170,7 @@ impl Game<'_> {
             let [s, n] = position.stores().map(u32::from);
             let most = 2 * s.max(n);
             if most > total || (most == total && (majority.at_half || s == n)) {
-                return Some((EndReason::Majority, majority.award, None));
+                return Some((EndReason::Majority, majority.award, Verdict::Totals));
             }
         }
         if let Some((which, award)) = ending.empty_row {
@@ -166,17 +180,17 @@ impl Game<'_> {
                 RowTest::Opponent => empty(mover.other()),
             };
             if ended {
-                return Some((EndReason::EmptyRow, award, None));
+                return Some((EndReason::EmptyRow, award, Verdict::Totals));
             }
         }
         if let Some(award) = ending.singletons {
             if position.board().iter().all(|&n| n <= 1) {
-                return Some((EndReason::Singletons, award, None));
+                return Some((EndReason::Singletons, award, Verdict::Totals));
             }
         }
         if let Some((moves, award)) = ending.quiet {
             if self.quiet >= moves {
-                return Some((EndReason::Quiet, award, None));
+                return Some((EndReason::Quiet, award, Verdict::Totals));
             }
         }
         None
@@ -208,14 +222,8 @@ impl Game<'_> {
     }
 
     /// Ends the game: awards the seeds left on the board (plus `hand`, seeds still being sown)
-    /// and decides the winner — by the captured totals, unless `winner` says who won.
-    pub(super) fn finish(
-        &mut self,
-        reason: EndReason,
-        award: Award,
-        hand: u16,
-        winner: Option<Option<Side>>,
-    ) {
+    /// and decides the winner: by the captured totals, unless `verdict` names one.
+    pub(super) fn finish(&mut self, reason: EndReason, award: Award, hand: u16, verdict: Verdict) {
         let holes = self.rules.holes();
         let rules = self.rules;
         let to_move = self.position.to_move;
@@ -270,10 +278,10 @@ impl Game<'_> {
         }
         let [s, n] = self.position.stores();
         let unfinished = matches!(reason, EndReason::Cap | EndReason::Repetition);
-        let winner = match winner {
-            Some(winner) => winner,
-            None if unfinished && rules.program.ending.unfinished_is_draw => None,
-            None => match s.cmp(&n) {
+        let winner = match verdict {
+            Verdict::Winner(side) => Some(side),
+            Verdict::Totals if unfinished && rules.program.ending.unfinished_is_draw => None,
+            Verdict::Totals => match s.cmp(&n) {
                 std::cmp::Ordering::Greater => Some(Side::South),
                 std::cmp::Ordering::Less => Some(Side::North),
                 std::cmp::Ordering::Equal => None,

@@ -442,17 +442,19 @@ impl Game<'_> {
                         break;
                     }
                     Some(Unfeedable::Ends(award)) => {
-                        return self.finish(EndReason::Unfeedable, award, 0, None)
+                        return self.finish(EndReason::Unfeedable, award, 0, Verdict::Totals)
                     }
                     None => unreachable!("moves refused for not feeding need a feeding rule"),
                 }
             }
             if rules.program.ending.scoring == Scoring::StuckLoses {
-                let winner = Some(Some(side.other()));
+                let winner = Verdict::Winner(side.other());
                 return self.finish(EndReason::Stuck, Award::Owners, 0, winner);
             }
             match rules.program.ending.no_move {
-                NoMove::EndGame(award) => return self.finish(EndReason::Stuck, award, 0, None),
+                NoMove::EndGame(award) => {
+                    return self.finish(EndReason::Stuck, award, 0, Verdict::Totals)
+                }
                 NoMove::Pass if tried == 1 => {
                     // Seeds left only in houses are out of play: the game has run its course.
                     let houses = self.position.houses();
@@ -465,7 +467,7 @@ impl Game<'_> {
                     } else {
                         EndReason::BoardEmpty
                     };
-                    return self.finish(reason, Award::Owners, 0, None);
+                    return self.finish(reason, Award::Owners, 0, Verdict::Totals);
                 }
                 NoMove::Pass => {
                     self.stats.passes += 1;
@@ -476,10 +478,15 @@ impl Game<'_> {
         let ending = &rules.program.ending;
         let key = scan.key(self.position.to_move);
         if self.history.record(&self.position, key) >= usize::from(ending.repetition) {
-            return self.finish(EndReason::Repetition, ending.repetition_award, 0, None);
+            return self.finish(
+                EndReason::Repetition,
+                ending.repetition_award,
+                0,
+                Verdict::Totals,
+            );
         }
         if self.stats.moves >= ending.move_cap {
-            self.finish(EndReason::Cap, ending.cap_award, 0, None);
+            self.finish(EndReason::Cap, ending.cap_award, 0, Verdict::Totals);
         }
     }
 }
