@@ -11,7 +11,9 @@ use crate::rules::Side;
 use crate::sim::endings::Endings;
 use crate::sim::output::{read_run, OutputError, RunInfo};
 use crate::sim::record::{GameRecord, Hex64, MatchRecord, MoveRecord};
-use crate::sim::stats::{mcnemar, paired_difference, wilson, Histogram, Ratio, Tally, Z95};
+use crate::sim::stats::{
+    mcnemar, paired_difference, wilson, Histogram, Outcomes, Ratio, Tally, Z95,
+};
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
@@ -195,8 +197,8 @@ impl Group {
     /// wins as the discordant counts ([`paired_difference`], Bonett and Price's adjusted Wald).
     pub fn seat_balance(&self) -> (f64, f64, f64) {
         paired_difference(
-            self.tally.outcomes[0],
-            self.tally.outcomes[1],
+            self.tally.outcomes.south,
+            self.tally.outcomes.north,
             self.tally.scored,
             Z95,
         )
@@ -211,7 +213,7 @@ impl Group {
     /// wins against North's among the scored games (draws left out), McNemar's test with the
     /// two seats' wins as its discordant counts.
     pub fn seat_test(&self) -> f64 {
-        mcnemar(self.tally.outcomes[0], self.tally.outcomes[1]).1
+        mcnemar(self.tally.outcomes.south, self.tally.outcomes.north).1
     }
 
     /// Per move number (from 1): the mean South−North score difference over every game with
@@ -293,7 +295,7 @@ pub struct MatchGroup {
     /// Matches.
     pub matches: u64,
     /// Matches won by South, by North, drawn.
-    pub outcomes: [u64; 3],
+    pub outcomes: Outcomes,
     /// Matches won by the player who started the first round.
     pub starter_wins: u64,
     /// Matches whose first round had a winner.
@@ -655,7 +657,7 @@ impl MatchGroup {
     /// Counts one row of `matches.csv`: outcome, starter, round 1, rounds and end.
     fn add(&mut self, r: &MatchRecord) {
         self.matches += 1;
-        self.outcomes[r.winner.map_or(2, Side::index)] += 1;
+        self.outcomes.add(r.winner);
         self.starter_wins += u64::from(r.winner == Some(r.starter));
         if r.round_1_winner.is_some() {
             self.decided_round_1 += 1;

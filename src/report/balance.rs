@@ -59,19 +59,20 @@ impl Cell {
     /// South's score over the scored games (a win 1, a draw ½), with a 95% interval; `None`
     /// where none was scored.
     fn south_score(&self) -> Option<(f64, f64, f64)> {
-        let [south, _, draws] = self.tally.outcomes.map(|n| n as f64);
-        (self.tally.scored > 0).then(|| score_interval(south, draws, self.tally.scored as f64))
+        let o = self.tally.outcomes;
+        (self.tally.scored > 0)
+            .then(|| score_interval(o.south as f64, o.draws as f64, self.tally.scored as f64))
     }
 
     /// South's score with its interval and the p-value of the seats being even (the sign
     /// test of South's wins against North's, draws aside).
     fn south_score_text(&self) -> String {
-        let [south, north, _] = self.tally.outcomes;
+        let o = self.tally.outcomes;
         match self.south_score() {
             Some(score) => format!(
                 "{}, {}",
                 with_interval(score),
-                p_is(mcnemar(south, north).1)
+                p_is(mcnemar(o.south, o.north).1)
             ),
             None => self.none_scored(),
         }
@@ -390,9 +391,9 @@ fn seats_table(seated: &[&Cell]) -> Block {
                 cell.north.clone(),
                 cell.tally.games.to_string(),
                 cell.sequences.len().to_string(),
-                cell.rate_text(cell.tally.outcomes[0]),
-                cell.rate_text(cell.tally.outcomes[1]),
-                cell.rate_text(cell.tally.outcomes[2]),
+                cell.rate_text(cell.tally.outcomes.south),
+                cell.rate_text(cell.tally.outcomes.north),
+                cell.rate_text(cell.tally.outcomes.draws),
                 cell.south_score_text(),
                 percent(cell.tally.unfinished() as f64 / cell.tally.games as f64),
                 percent(cell.no_moves_share()),
@@ -580,9 +581,9 @@ fn split(interval: Option<(f64, f64, f64)>) -> (Option<f64>, Option<f64>, Option
 /// A cell's row of `balance.csv`.
 fn balance_row(cell: &Cell) -> BalanceRow<'_> {
     let t = &cell.tally;
-    let (south_rate, south_low, south_high) = split(cell.rate(t.outcomes[0]));
-    let (north_rate, north_low, north_high) = split(cell.rate(t.outcomes[1]));
-    let (draw_rate, draw_low, draw_high) = split(cell.rate(t.outcomes[2]));
+    let (south_rate, south_low, south_high) = split(cell.rate(t.outcomes.south));
+    let (north_rate, north_low, north_high) = split(cell.rate(t.outcomes.north));
+    let (draw_rate, draw_low, draw_high) = split(cell.rate(t.outcomes.draws));
     let (unfinished_share, unfinished_low, unfinished_high) = wilson(t.unfinished(), t.games, Z95);
     let (mean_margin, margin_low, margin_high) =
         mean_interval(cell.margin.0, cell.margin.1, t.games as f64);
@@ -603,7 +604,7 @@ fn balance_row(cell: &Cell) -> BalanceRow<'_> {
         draw_low,
         draw_high,
         south_score: cell.south_score().map(|(v, _, _)| v),
-        seats_even_p: (t.scored > 0).then(|| mcnemar(t.outcomes[0], t.outcomes[1]).1),
+        seats_even_p: (t.scored > 0).then(|| mcnemar(t.outcomes.south, t.outcomes.north).1),
         unfinished_share,
         unfinished_low,
         unfinished_high,
@@ -638,8 +639,8 @@ fn steps<'c>(ladder: &[String], find: impl Fn(&str, &str) -> Option<&'c Cell>) -
             let up = find(stronger, weaker)?;
             let down = find(weaker, stronger)?;
             let (up, down) = (&up.tally, &down.tally);
-            let wins = (up.outcomes[0] + down.outcomes[1]) as f64;
-            let draws = (up.outcomes[2] + down.outcomes[2]) as f64;
+            let wins = (up.outcomes.south + down.outcomes.north) as f64;
+            let draws = (up.outcomes.draws + down.outcomes.draws) as f64;
             let finished = up.scored + down.scored;
             Some(Step {
                 weaker: weaker.clone(),
@@ -696,9 +697,15 @@ fn read_cells(dir: &Path, score_unfinished: bool) -> Result<Vec<Cell>, OutputErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::stats::Outcomes;
 
-    fn cell(south: &str, north: &str, outcomes: [u64; 3]) -> Cell {
-        let games = outcomes.iter().sum();
+    fn cell(south: &str, north: &str, [s, n, d]: [u64; 3]) -> Cell {
+        let outcomes = Outcomes {
+            south: s,
+            north: n,
+            draws: d,
+        };
+        let games = outcomes.total();
         Cell {
             variant: "V".into(),
             south: south.into(),

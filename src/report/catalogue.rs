@@ -126,7 +126,7 @@ impl Game<'_> {
         if t.scored == 0 {
             return format!("n/a (no finished game: {})", self.stopped());
         }
-        let score = (t.first_mover_wins as f64 + t.outcomes[2] as f64 / 2.0) / t.scored as f64;
+        let score = (t.first_mover_wins as f64 + t.outcomes.draws as f64 / 2.0) / t.scored as f64;
         format!("{score:.3} (n = {})", thousands(t.scored))
     }
 

@@ -440,9 +440,9 @@ fn variant_rows(seating: &Seating, g: &Group) -> Vec<ComparisonRecord> {
     let t = &g.tally;
     let mut rows = vec![
         scored("first_mover_rate", g.rate_of(t.first_mover_wins)),
-        scored("south_rate", g.rate_of(t.outcomes[0])),
-        scored("north_rate", g.rate_of(t.outcomes[1])),
-        scored("draw_rate", g.rate_of(t.outcomes[2])),
+        scored("south_rate", g.rate_of(t.outcomes.south)),
+        scored("north_rate", g.rate_of(t.outcomes.north)),
+        scored("draw_rate", g.rate_of(t.outcomes.draws)),
         row("mean_turns", g.mean_length()),
         point_record(
             seating,
@@ -654,9 +654,9 @@ fn outcomes_row(g: &Group) -> Vec<String> {
         t.games.to_string(),
         t.scored.to_string(),
         rate_text(g, t.first_mover_wins),
-        rate_text(g, t.outcomes[0]),
-        rate_text(g, t.outcomes[1]),
-        rate_text(g, t.outcomes[2]),
+        rate_text(g, t.outcomes.south),
+        rate_text(g, t.outcomes.north),
+        rate_text(g, t.outcomes.draws),
         one_decimal(g.mean_length()),
         format!("{}", g.length_median()),
         count_share(t.ended(EndClass::Cap), t.games),
@@ -809,12 +809,12 @@ fn rates_figure(
         .into_iter()
         .chain([
             bars(format!("South ({})", seating.south), groups, |g| {
-                g.rate_of(g.tally.outcomes[0])
+                g.rate_of(g.tally.outcomes.south)
             }),
             bars(format!("North ({})", seating.north), groups, |g| {
-                g.rate_of(g.tally.outcomes[1])
+                g.rate_of(g.tally.outcomes.north)
             }),
-            bars("draw", groups, |g| g.rate_of(g.tally.outcomes[2])),
+            bars("draw", groups, |g| g.rate_of(g.tally.outcomes.draws)),
         ])
         .collect();
     Figure {
@@ -985,7 +985,7 @@ fn replicates_section(agent: &str, first: &[&Group], second: &[&Group]) -> Vec<B
 fn replicates_row(one: &Group, two: &Group) -> Vec<String> {
     let (a, b) = (&one.tally, &two.tally);
     let scored = a.scored + b.scored;
-    let wins = |k: usize| a.outcomes[k] + b.outcomes[k];
+    let wins = a.outcomes + b.outcomes;
     let rate = |k: u64| match scored {
         0 => "n/a (no finished game)".to_string(),
         n => with_interval(wilson(k, n, Z95)),
@@ -994,8 +994,8 @@ fn replicates_row(one: &Group, two: &Group) -> Vec<String> {
         0 => "n/a (no finished game)".to_string(),
         n => format!(
             "{}, {}",
-            signed_points(paired_difference(wins(0), wins(1), n, Z95)),
-            p_is(mcnemar(wins(0), wins(1)).1)
+            signed_points(paired_difference(wins.south, wins.north, n, Z95)),
+            p_is(mcnemar(wins.south, wins.north).1)
         ),
     };
     vec![
@@ -1003,9 +1003,9 @@ fn replicates_row(one: &Group, two: &Group) -> Vec<String> {
         (a.games + b.games).to_string(),
         scored.to_string(),
         rate(a.first_mover_wins + b.first_mover_wins),
-        rate(wins(0)),
-        rate(wins(1)),
-        rate(wins(2)),
+        rate(wins.south),
+        rate(wins.north),
+        rate(wins.draws),
         balance,
     ]
 }
@@ -1018,9 +1018,9 @@ fn match_rows(seating: &Seating, groups: &[&MatchGroup]) -> Vec<ComparisonRecord
         let n = g.matches;
         rows.extend([
             row("match_starter_rate", g.rate(g.starter_wins), n),
-            row("match_south_rate", g.rate(g.outcomes[0]), n),
-            row("match_north_rate", g.rate(g.outcomes[1]), n),
-            row("match_draw_rate", g.rate(g.outcomes[2]), n),
+            row("match_south_rate", g.rate(g.outcomes.south), n),
+            row("match_north_rate", g.rate(g.outcomes.north), n),
+            row("match_draw_rate", g.rate(g.outcomes.draws), n),
             row(
                 "round_1_winner_match_rate",
                 g.round_1_rate(),
@@ -1106,9 +1106,9 @@ fn matches_row(g: &MatchGroup) -> Vec<String> {
         g.variant.clone(),
         g.matches.to_string(),
         with_interval(g.rate(g.starter_wins)),
-        with_interval(g.rate(g.outcomes[0])),
-        with_interval(g.rate(g.outcomes[1])),
-        with_interval(g.rate(g.outcomes[2])),
+        with_interval(g.rate(g.outcomes.south)),
+        with_interval(g.rate(g.outcomes.north)),
+        with_interval(g.rate(g.outcomes.draws)),
         format!(
             "{} of {}",
             with_interval(g.round_1_rate()),
@@ -1148,9 +1148,9 @@ fn match_rates_figure(
                 categories: names,
                 series: vec![
                     bars("match starter", groups, |g| Some(g.rate(g.starter_wins))),
-                    bars("South", groups, |g| Some(g.rate(g.outcomes[0]))),
-                    bars("North", groups, |g| Some(g.rate(g.outcomes[1]))),
-                    bars("draw", groups, |g| Some(g.rate(g.outcomes[2]))),
+                    bars("South", groups, |g| Some(g.rate(g.outcomes.south))),
+                    bars("North", groups, |g| Some(g.rate(g.outcomes.north))),
+                    bars("draw", groups, |g| Some(g.rate(g.outcomes.draws))),
                     bars("round-1 winner", groups, |g| {
                         (g.decided_round_1 > 0).then(|| g.round_1_rate())
                     }),

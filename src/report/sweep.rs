@@ -209,9 +209,9 @@ impl<'a> Grid<'a> {
         record.push(g.rules_hash.clone());
         for value in [
             g.rate_of(g.tally.first_mover_wins),
-            g.rate_of(g.tally.outcomes[0]),
-            g.rate_of(g.tally.outcomes[1]),
-            g.rate_of(g.tally.outcomes[2]),
+            g.rate_of(g.tally.outcomes.south),
+            g.rate_of(g.tally.outcomes.north),
+            g.rate_of(g.tally.outcomes.draws),
             Some(g.mean_length()),
             Some(g.share(g.tally.unfinished())),
             Some(g.share(g.tally.ended(EndClass::Cap))),
@@ -225,7 +225,7 @@ impl<'a> Grid<'a> {
         if let Some(m) = point.matches {
             for (v, lo, hi) in [
                 m.rate(m.starter_wins),
-                m.rate(m.outcomes[2]),
+                m.rate(m.outcomes.draws),
                 m.round_1_rate(),
                 m.mean_rounds(),
             ] {
@@ -302,7 +302,7 @@ impl<'a> Grid<'a> {
                 .map_or_else(none, with_interval),
         );
         row.push(
-            g.rate_of(g.tally.outcomes[2])
+            g.rate_of(g.tally.outcomes.draws)
                 .map_or_else(none, |(v, _, _)| percent(v)),
         );
         row.push(format!("{:.1}", g.mean_length().0));
@@ -401,13 +401,13 @@ impl<'a> Grid<'a> {
                     ),
                     line(
                         &format!("South ({})", seating.south),
-                        &of_games(|g| g.rate_of(g.tally.outcomes[0])),
+                        &of_games(|g| g.rate_of(g.tally.outcomes.south)),
                     ),
                     line(
                         &format!("North ({})", seating.north),
-                        &of_games(|g| g.rate_of(g.tally.outcomes[1])),
+                        &of_games(|g| g.rate_of(g.tally.outcomes.north)),
                     ),
-                    line("draw", &of_games(|g| g.rate_of(g.tally.outcomes[2]))),
+                    line("draw", &of_games(|g| g.rate_of(g.tally.outcomes.draws))),
                     line(
                         "unfinished",
                         &of_games(|g| Some(g.share(g.tally.unfinished()))),
@@ -433,7 +433,7 @@ impl<'a> Grid<'a> {
                 y: Scale::Share,
                 lines: vec![
                     line("match starter", &of(|m| m.rate(m.starter_wins))),
-                    line("draw", &of(|m| m.rate(m.outcomes[2]))),
+                    line("draw", &of(|m| m.rate(m.outcomes.draws))),
                     line("round-1 winner", &of(|m| m.round_1_rate())),
                 ],
                 caption: format!("Who wins matches as {x_key} varies{fixed}: the match starter, draws, and the winner of round 1"),

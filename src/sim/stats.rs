@@ -265,6 +265,45 @@ impl Histogram {
     }
 }
 
+/// Wins by South, wins by North, and draws, of a set of games or matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcomes {
+    /// Won by South.
+    pub south: u64,
+    /// Won by North.
+    pub north: u64,
+    /// Drawn.
+    pub draws: u64,
+}
+
+impl Outcomes {
+    /// Counts one result: won by `winner`, or drawn.
+    pub fn add(&mut self, winner: Option<Side>) {
+        match winner {
+            Some(Side::South) => self.south += 1,
+            Some(Side::North) => self.north += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    /// Results counted.
+    pub fn total(&self) -> u64 {
+        self.south + self.north + self.draws
+    }
+}
+
+impl std::ops::Add for Outcomes {
+    type Output = Outcomes;
+
+    fn add(self, other: Outcomes) -> Outcomes {
+        Outcomes {
+            south: self.south + other.south,
+            north: self.north + other.north,
+            draws: self.draws + other.draws,
+        }
+    }
+}
+
 /// What `summary.csv` and the reports both count of a set of games, counted in one place so
 /// that they cannot disagree: outcomes, first-mover wins, lengths, how the games ended,
 /// captures.
@@ -276,7 +315,7 @@ pub struct Tally {
     /// are scored (`summary.csv` always scores them).
     pub scored: u64,
     /// Among the scored games: wins by South, by North, draws.
-    pub outcomes: [u64; 3],
+    pub outcomes: Outcomes,
     /// Among the scored games: wins by the player who moved first.
     pub first_mover_wins: u64,
     /// Game lengths in moves.
@@ -295,7 +334,7 @@ impl Tally {
         self.games += 1;
         if scored {
             self.scored += 1;
-            self.outcomes[r.winner.map_or(2, Side::index)] += 1;
+            self.outcomes.add(r.winner);
             self.first_mover_wins += u64::from(r.winner == Some(r.starter));
         }
         self.lengths.add(r.turns as usize);
@@ -399,9 +438,9 @@ impl Summary {
                         (Some(rate), Some(low), Some(high))
                     }
                 };
-                let (south_rate, south_low, south_high) = rate(t.outcomes[0]);
-                let (north_rate, north_low, north_high) = rate(t.outcomes[1]);
-                let (draw_rate, draw_low, draw_high) = rate(t.outcomes[2]);
+                let (south_rate, south_low, south_high) = rate(t.outcomes.south);
+                let (north_rate, north_low, north_high) = rate(t.outcomes.north);
+                let (draw_rate, draw_low, draw_high) = rate(t.outcomes.draws);
                 let (first_mover_rate, first_mover_low, first_mover_high) =
                     rate(t.first_mover_wins);
                 let (variant, rules_hash, pairing, seat_order) = g.key.clone();
@@ -414,9 +453,9 @@ impl Summary {
                     north_agent: g.north.clone(),
                     games: n,
                     finished: t.scored,
-                    south_wins: t.outcomes[0],
-                    north_wins: t.outcomes[1],
-                    draws: t.outcomes[2],
+                    south_wins: t.outcomes.south,
+                    north_wins: t.outcomes.north,
+                    draws: t.outcomes.draws,
                     south_rate,
                     south_low,
                     south_high,
@@ -631,9 +670,18 @@ mod tests {
                 .map(|g| tally.add(g, score_unfinished))
                 .collect();
             assert_eq!(counted, [score_unfinished, true, score_unfinished]);
+            let [south, north, draws] = outcomes;
             assert_eq!(
                 (tally.games, tally.scored, tally.outcomes),
-                (3, scored, outcomes)
+                (
+                    3,
+                    scored,
+                    Outcomes {
+                        south,
+                        north,
+                        draws
+                    }
+                )
             );
             assert_eq!(tally.first_mover_wins, first_mover_wins);
             assert_eq!(tally.ends, [1, 0, 1, 1]);
