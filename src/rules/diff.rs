@@ -5,14 +5,14 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::explain::{ordinal, statements, Statement, SECTIONS};
+use super::explain::{ordinal, statements, Section, Statement};
 use super::Rules;
 
 /// A rule on which two variants differ: a sentence of `explain` that is not the same in both.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
-    /// The section, as `explain` names it (`Board`, `Captures`, ...).
-    pub section: &'static str,
+    /// The section of `explain` it belongs to.
+    pub section: Section,
     /// What the rule is about: a topic (`direction`), or a capture or house rule's name,
     /// quoted, with both names when the files name it differently.
     pub topic: String,
@@ -34,8 +34,8 @@ pub fn differences(a: &Rules, b: &Rules) -> Vec<Difference> {
     let same_rule: Test = |x, y| x.text == y.text && (x.named || x.topic == y.topic);
     let same_topic: Test = |x, y| x.topic == y.topic;
     let mut out = Vec::new();
-    for (section, _) in SECTIONS {
-        fn of<'s>(all: &'s [Statement], section: &str) -> Vec<&'s Statement> {
+    for section in Section::ALL {
+        fn of(all: &[Statement], section: Section) -> Vec<&Statement> {
             all.iter().filter(|s| s.section == section).collect()
         }
         let (x, y) = (of(&a, section), of(&b, section));
@@ -94,10 +94,11 @@ pub fn diff(a: &Rules, b: &Rules) -> String {
         };
         let _ = writeln!(o, "\n{n} {verb}:");
     }
-    let mut section = "";
+    let mut section = None;
     for d in &differences {
-        if d.section != section {
-            section = d.section;
+        if section != Some(d.section) {
+            section = Some(d.section);
+            let section = d.section;
             let _ = writeln!(o, "\n{section}");
         }
         write_difference(&mut o, d);
@@ -347,7 +348,7 @@ mod tests {
     #[test]
     fn named_rules_pair_by_content_then_name_then_place() {
         let rule = |name: &str, text: &str| Statement {
-            section: "Captures",
+            section: Section::Captures,
             topic: name.into(),
             named: true,
             text: text.into(),

@@ -15,8 +15,8 @@ use super::{
 /// name, `direction`, ...), and the sentence itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {
-    /// `Board`, `Sowing`, `Captures`, `Houses`, `Feeding`, `End` or `Match`.
-    pub section: &'static str,
+    /// The section it belongs to.
+    pub section: Section,
     /// What the sentence is about (`direction`, `move cap`, ...), or for a capture or house
     /// rule the name the file gives it: a label, not a rule, so `diff` pairs named rules by
     /// their content and order rather than by name.
@@ -27,19 +27,70 @@ pub struct Statement {
     pub text: String,
 }
 
-/// The section headings, in order, as `explain` prints them.
-pub const SECTIONS: [(&str, &str); 7] = [
-    ("Board", "Board"),
-    ("Sowing", "Sowing"),
-    (
-        "Captures",
-        "Captures (tried in this order; the first that applies fires)",
-    ),
-    ("Houses", "Houses (holes that become a player's property)"),
-    ("Feeding", "Feeding"),
-    ("End", "End"),
-    ("Match", "Match"),
-];
+/// The sections of `explain`, in the order it prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Holes, seeds, stores, the starter.
+    Board,
+    /// How seeds are sown, and which moves may be made.
+    Sowing,
+    /// The capture rules, in the order they are tried.
+    Captures,
+    /// The ways holes become houses.
+    Houses,
+    /// The duty to feed.
+    Feeding,
+    /// How a game ends, and who wins.
+    End,
+    /// Match play.
+    Match,
+}
+
+impl Section {
+    /// Every section, in print order.
+    pub const ALL: [Section; 7] = [
+        Section::Board,
+        Section::Sowing,
+        Section::Captures,
+        Section::Houses,
+        Section::Feeding,
+        Section::End,
+        Section::Match,
+    ];
+
+    /// The section's name (`diff` heads its differences with it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Board => "Board",
+            Section::Sowing => "Sowing",
+            Section::Captures => "Captures",
+            Section::Houses => "Houses",
+            Section::Feeding => "Feeding",
+            Section::End => "End",
+            Section::Match => "Match",
+        }
+    }
+
+    /// The heading `explain` prints, which says how to read the section where it needs to.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Section::Captures => "Captures (tried in this order; the first that applies fires)",
+            Section::Houses => "Houses (holes that become a player's property)",
+            other => other.name(),
+        }
+    }
+
+    /// Whether the section's statements are rules with names (captures and houses).
+    fn named(self) -> bool {
+        matches!(self, Section::Captures | Section::Houses)
+    }
+}
+
+impl std::fmt::Display for Section {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// A plain-text account of `rules`: provenance, every statement by section, the readings.
 pub fn explain(rules: &Rules) -> String {
@@ -50,16 +101,16 @@ pub fn explain(rules: &Rules) -> String {
     }
     let _ = writeln!(o, "  compiled from: {}", rules.provenance.files.join(" ← "));
     let statements = statements(rules);
-    for (section, heading) in SECTIONS {
+    for section in Section::ALL {
         let mut lines = statements
             .iter()
             .filter(|s| s.section == section)
             .peekable();
         // Captures are always listed, to say there are none; optional sections are not.
-        if lines.peek().is_none() && section != "Captures" {
+        if lines.peek().is_none() && section != Section::Captures {
             continue;
         }
-        let _ = writeln!(o, "\n{heading}");
+        let _ = writeln!(o, "\n{}", section.heading());
         if lines.peek().is_none() {
             let _ = writeln!(o, "  none");
         }
@@ -105,10 +156,10 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     sowing_moves(&mut says, &p.sowing);
     sowing_laps(&mut says, &p.sowing);
     for c in &p.captures {
-        says.say("Captures", &c.name, capture(c));
+        says.say(Section::Captures, &c.name, capture(c));
     }
     for h in &p.houses {
-        says.say("Houses", &h.name, house(h));
+        says.say(Section::Houses, &h.name, house(h));
     }
     if let Some(f) = &p.feeding {
         feeding(&mut says, f);
@@ -126,11 +177,11 @@ struct Says(Vec<Statement>);
 
 impl Says {
     /// States a rule; capture and house rules are the ones with names.
-    fn say(&mut self, section: &'static str, topic: &str, text: String) {
+    fn say(&mut self, section: Section, topic: &str, text: String) {
         self.0.push(Statement {
             section,
             topic: topic.to_string(),
-            named: matches!(section, "Captures" | "Houses"),
+            named: section.named(),
             text,
         });
     }
@@ -153,7 +204,7 @@ fn board(says: &mut Says, rules: &Rules) {
         Stores::SownByBoth => "a store per player at the end of their row, sown by both players",
     };
     says.say(
-        "Board",
+        Section::Board,
         "board",
         format!(
             "2 × {} holes, {seeds} ({} in all), {stores}; {} starts",
@@ -190,14 +241,14 @@ fn sowing_path(says: &mut Says, rules: &Rules) {
         ),
     };
     says.say(
-        "Sowing",
+        Section::Sowing,
         "direction",
         format!("{direction}, each lap starting in {start}"),
     );
     if s.ring == Ring::OwnRow {
         let store = if b.stores.sown() { " and store" } else { "" };
         says.say(
-            "Sowing",
+            Section::Sowing,
             "ring",
             format!("each player sows round their own row{store} only"),
         );
@@ -209,7 +260,7 @@ fn sowing_path(says: &mut Says, rules: &Rules) {
             ""
         };
         says.say(
-            "Sowing",
+            Section::Sowing,
             "min seeds",
             format!(
                 "a hole is played only if it holds {} or more seeds{unless}",
@@ -224,7 +275,7 @@ fn sowing_path(says: &mut Says, rules: &Rules) {
             ""
         };
         says.say(
-            "Sowing",
+            Section::Sowing,
             "skip holes",
             format!("holes are passed over where {}{last}", count(skip.count)),
         );
@@ -236,7 +287,7 @@ fn sowing_moves(says: &mut Says, s: &Sowing) {
     if !s.opening.is_empty() {
         let moves: Vec<String> = s.opening.iter().map(u8::to_string).collect();
         says.say(
-            "Sowing",
+            Section::Sowing,
             "opening",
             format!("the game opens with the moves {}", moves.join(", ")),
         );
@@ -264,25 +315,25 @@ fn sowing_moves(says: &mut Says, s: &Sowing) {
         if first.last_seed_across {
             text.push_str("; on it, a first lap about to end in the mover's own row ends in the first hole of the opponent's row instead");
         }
-        says.say("Sowing", "first move", text);
+        says.say(Section::Sowing, "first move", text);
     }
     if s.opponent_after_round {
         says.say(
-            "Sowing",
+            Section::Sowing,
             "after a round",
             "once a lap has gone round the board, the rest of its seeds go into the opponent's holes only".into(),
         );
     }
     if s.lock_played {
         says.say(
-            "Sowing",
+            Section::Sowing,
             "locked",
             "a hole a player sows from is locked for them until the opponent sows a seed into it"
                 .into(),
         );
     }
     if let Some(filter) = s.move_filter {
-        says.say("Sowing", "first lap", match filter {
+        says.say(Section::Sowing, "first lap", match filter {
             MoveFilter::NotIntoOccupiedOwn => "a move is legal only if its first lap does not end in an occupied hole of the mover's own".into(),
             MoveFilter::ReachesOpponentOrEmptyOwn => "a move is legal only if its first lap reaches the opponent's holes or ends in an empty hole of the mover's own".into(),
             MoveFilter::SingleIntoEmpty => "a hole of a single seed is played only if the hole after it is empty".into(),
@@ -293,7 +344,7 @@ fn sowing_moves(says: &mut Says, s: &Sowing) {
 /// Laps: the emptied hole, relays, bearing off and the store's extra turn.
 fn sowing_laps(says: &mut Says, s: &Sowing) {
     says.say(
-        "Sowing",
+        Section::Sowing,
         "origin",
         match s.origin_skip {
             OriginSkip::Never => "the emptied hole is sown into like any other".into(),
@@ -314,7 +365,7 @@ fn sowing_laps(says: &mut Says, s: &Sowing) {
         },
     );
     says.say(
-        "Sowing",
+        Section::Sowing,
         "relay",
         match &s.relay {
             Relay::Never => "single laps: the move ends with its last seed".into(),
@@ -328,14 +379,14 @@ fn sowing_laps(says: &mut Says, s: &Sowing) {
     if let Some(most) = s.bear_off {
         let seeds = if most == 1 { "seed" } else { "seeds" };
         says.say(
-            "Sowing",
+            Section::Sowing,
             "bear off",
             format!("bearing off: on a turn that starts with no hole holding more than {most} {seeds}, a seed sown past the end of the mover's row leaves the board with the rest of its lap, put with the mover's captures, and the move ends there"),
         );
     }
     if s.store_extra_turn {
         says.say(
-            "Sowing",
+            Section::Sowing,
             "store turn",
             "a lap ending in the mover's own store gives another turn".into(),
         );
@@ -353,12 +404,12 @@ fn feeding(says: &mut Says, f: &Feeding) {
         FeedDuty::Always => "only",
     };
     says.say(
-        "Feeding",
+        Section::Feeding,
         "duty",
         format!("{when} moves after which {judged} are legal"),
     );
     says.say(
-        "Feeding",
+        Section::Feeding,
         "unfeedable",
         match f.unfeedable {
             Unfeedable::Ends(a) => {
@@ -379,7 +430,7 @@ fn end_rules(says: &mut Says, e: &Ending) {
             LastSeedsCheck::AfterMove => "when a move has ended (board counted)",
         };
         says.say(
-            "End",
+            Section::End,
             "last seeds",
             format!(
                 "when at most {} seeds are in play {when}, they go {} and the game ends",
@@ -395,7 +446,7 @@ fn end_rules(says: &mut Says, e: &Ending) {
             "more than half the seeds (or both half)"
         };
         says.say(
-            "End",
+            Section::End,
             "majority",
             format!(
                 "when a player has captured {enough}, the game ends; the board goes {}",
@@ -410,7 +461,7 @@ fn end_rules(says: &mut Says, e: &Ending) {
             RowTest::Opponent => "the opponent's holes",
         };
         says.say(
-            "End",
+            Section::End,
             "empty row",
             format!(
                 "when a move leaves {row} empty, the game ends; the board goes {}",
@@ -420,14 +471,14 @@ fn end_rules(says: &mut Says, e: &Ending) {
     }
     if let Some(a) = e.singletons {
         says.say(
-            "End",
+            Section::End,
             "singletons",
             format!("when a move leaves no hole with more than one seed, the game ends; the board goes {}", award(a)),
         );
     }
     if let Some((moves, a)) = e.quiet {
         says.say(
-            "End",
+            Section::End,
             "no capture for",
             format!(
                 "after {moves} moves in a row without a capture the game ends; the board goes {}",
@@ -443,13 +494,13 @@ fn end_limits(says: &mut Says, rules: &Rules) {
     let (s, e) = (&p.sowing, &p.ending);
     // Under `winner: a player who cannot move loses` the winner rule says what happens.
     if e.scoring != Scoring::StuckLoses {
-        says.say("End", "no move", match e.no_move {
+        says.say(Section::End, "no move", match e.no_move {
             NoMove::Pass => "a player with no legal move passes; if neither can move the game ends, board to owners".into(),
             NoMove::EndGame(a) => format!("when the player to move has no legal move the game ends; the board goes {}", award(a)),
         });
     }
     says.say(
-        "End",
+        Section::End,
         "move cap",
         format!(
             "after {} moves the game stops; the board goes {}",
@@ -458,7 +509,7 @@ fn end_limits(says: &mut Says, rules: &Rules) {
         ),
     );
     says.say(
-        "End",
+        Section::End,
         "repetition",
         format!(
             "a position occurring for the {} time stops the game; the board goes {}",
@@ -467,7 +518,11 @@ fn end_limits(says: &mut Says, rules: &Rules) {
         ),
     );
     if e.unfinished_is_draw {
-        says.say("End", "unfinished", "a stopped game is a draw".into());
+        says.say(
+            Section::End,
+            "unfinished",
+            "a stopped game is a draw".into(),
+        );
     }
     // Single laps always end, and stay short of the drop cap unless the board holds as many
     // seeds: the rule is only worth stating when sowing can go on.
@@ -480,7 +535,7 @@ fn end_limits(says: &mut Says, rules: &Rules) {
         let endless =
             format!("a move whose sowing would never end, or would drop {cap} seeds or more,");
         says.say(
-            "End",
+            Section::End,
             "endless moves",
             match e.endless {
                 Endless::Illegal => format!("{endless} is illegal"),
@@ -492,7 +547,7 @@ fn end_limits(says: &mut Says, rules: &Rules) {
         );
     }
     says.say(
-        "End",
+        Section::End,
         "winner",
         match e.scoring {
             Scoring::MostCaptured => "the player who captured more wins; equal totals are a draw",
@@ -508,7 +563,7 @@ fn end_limits(says: &mut Says, rules: &Rules) {
 /// Match play.
 fn match_rules(says: &mut Says, m: &MatchRules) {
     says.say(
-        "Match",
+        Section::Match,
         "rounds",
         match m.carry {
             Carry::Fresh => {
@@ -518,7 +573,7 @@ fn match_rules(says: &mut Says, m: &MatchRules) {
         },
     );
     says.say(
-        "Match",
+        Section::Match,
         "starter",
         match m.starter {
             Starter::RoundWinner => {
@@ -549,13 +604,13 @@ fn match_rules(says: &mut Says, m: &MatchRules) {
         MatchScoring::RoundsWon => "the player who won more rounds",
     };
     says.say(
-        "Match",
+        Section::Match,
         "end",
         format!("{}; then {scoring} wins", ends.join("; ")),
     );
     for r in &m.round_rules {
         says.say(
-            "Match",
+            Section::Match,
             &format!("from round {}", r.from_round),
             format!(
                 "from round {}: the last seeds go {}",

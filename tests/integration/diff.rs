@@ -1,6 +1,7 @@
 //! `sowlab diff A B`: the rules two variants differ in, from their compiled rules.
 
 use predicates::prelude::*;
+use sowlab::rules::explain::Section;
 
 use super::util::{assert_golden, path, sowlab, variant};
 
@@ -45,15 +46,15 @@ fn diff_output_matches_its_golden_files() {
 #[test]
 fn hoyito_ii_and_iii_differ_in_exactly_what_the_source_lists() {
     let (a, b) = (variant("hoyito-ii"), variant("hoyito-iii"));
-    let found: Vec<(&str, String)> = sowlab::rules::diff::differences(&a, &b)
+    let found: Vec<(Section, String)> = sowlab::rules::diff::differences(&a, &b)
         .into_iter()
         .map(|d| (d.section, d.topic))
         .collect();
     assert_eq!(
         found,
         [
-            ("Captures", "\"final casa\"".to_string()),
-            ("Match", "from round 3".to_string())
+            (Section::Captures, "\"final casa\"".to_string()),
+            (Section::Match, "from round 3".to_string())
         ]
     );
 }
