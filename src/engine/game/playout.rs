@@ -17,8 +17,8 @@ impl Game<'_> {
     ///
     /// Move for move the game that calling [`Game::play_random`] with those streams gives (two
     /// random agents, each with its stream), in one loop with no report per move.
-    // Kept a call of its own: inlined into `sim::play_out`, it cost `simulate` 17 instructions
-    // a Hoyito I move (1,042 against 1,025 over 40,000 games).
+    // Kept a call of its own: inlined into `sim::play_out` it made `simulate` slower
+    // (docs/speed.md, "Inlining the engine keeps").
     #[inline(never)]
     pub fn play_random_out<R: rand::Rng>(&mut self, streams: &mut [R; 3], opening: u32) -> u32 {
         let mut moves = 0;
