@@ -36,6 +36,7 @@ use sowlab::engine::Game;
 use sowlab::outdir::{Kind, OutDir};
 use sowlab::rules::Rules;
 use sowlab::sim::output::{self, Finish, Job, ReadingInfo, RunInfo, VariantInfo};
+use sowlab::sim::record::Hex64;
 use sowlab::sim::runner::{Entrant, Experiment, Workspace};
 
 /// Games per seat order: 2 × `GAMES` games per iteration, 16 batches of the runner. A run's
@@ -71,11 +72,11 @@ fn plan(name: &str) -> (Experiment, RunInfo) {
         variants: vec![VariantInfo {
             file,
             name: label.clone(),
-            rules_hash: rules.hash(),
+            rules_hash: Hex64(rules.content_hash()),
             settings: Vec::new(),
             readings: ReadingInfo::of(&rules),
         }],
-        agents: vec!["random,random".into()],
+        agents: vec!["random,random".parse().expect("a pairing")],
         games: GAMES,
         seed: SEED,
         moves: false,

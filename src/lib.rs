@@ -26,8 +26,8 @@
 //! let rules = lang::compile_text("tiny.sow", text, std::path::Path::new(".")).unwrap();
 //! let mut game = Game::new(&rules);
 //! while !game.is_over() {
-//!     let hole = game.legal_moves()[0];
-//!     game.play(hole).unwrap();
+//!     let first = game.legal_moves()[0];
+//!     game.play(first).unwrap();
 //! }
 //! let [south, north] = game.position().stores();
 //! assert_eq!(u32::from(south + north) + game.position().board_seeds(), rules.total_seeds());

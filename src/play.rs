@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::agents::{Agent, AgentSpec, AlphaBeta, WIN};
-use crate::engine::{move_name, parse_move, EndReason, Event, Game, PlayError, CLOCKWISE};
+use crate::engine::{EndReason, Event, Game, Move, PlayError};
 use crate::report::trace::{describe_move, picture, OverAtStart};
 use crate::rules::{Rules, Side};
 
@@ -67,7 +67,7 @@ pub struct Save {
 
 /// A command, as typed.
 enum Command<'a> {
-    Move(usize),
+    Move(Move),
     Undo,
     Hint(u8),
     Moves,
@@ -116,7 +116,7 @@ impl Command<'_> {
                 path: rest,
                 replace: true,
             }),
-            _ => match parse_move(line) {
+            _ => match Move::parse(line) {
                 Some(mv) if rest.is_empty() => Ok(Command::Move(mv)),
                 _ => Err(format!(
                     "`{line}` is neither a move nor a command; type help for the list"
@@ -138,7 +138,7 @@ pub struct Session<'r> {
     /// history, quiet counters and all), and the list is the one record the session keeps;
     /// it is also what `save` writes and `trace --moves` replays, so an undone game is by
     /// construction what `trace` would show. A replay of a game played by hand is instant.
-    moves: Vec<(usize, Side)>,
+    moves: Vec<(Move, Side)>,
     game: Game<'r>,
 }
 
@@ -227,7 +227,7 @@ impl<'r> Session<'r> {
     pub fn moves(&self) -> Vec<String> {
         self.moves
             .iter()
-            .map(|&(mv, _)| move_name(self.rules, mv))
+            .map(|&(mv, _)| mv.name(self.rules))
             .collect()
     }
 
@@ -239,12 +239,12 @@ impl<'r> Session<'r> {
         }
     }
 
-    fn human_move(&mut self, mv: usize) -> String {
+    fn human_move(&mut self, mv: Move) -> String {
         if self.game.is_over() {
             return "the game is over: undo takes back the last move, save FILE keeps it, quit ends\n".into();
         }
         let side = self.game.to_move().expect("the game is not over");
-        if mv >= CLOCKWISE && !self.rules.program.sowing.direction.has_choice() {
+        if mv.clockwise() && !self.rules.program.sowing.direction.has_choice() {
             return format!(
                 "in this variant the direction is not chosen: give the hole alone; {side} can play {}\n",
                 self.legal()
@@ -254,7 +254,7 @@ impl<'r> Session<'r> {
             Ok(account) => account + &self.agent_moves() + &self.status(),
             Err(error) => format!(
                 "hole {} cannot be played: {}; {side} can play {}\n",
-                move_name(self.rules, error.hole),
+                error.mv.name(self.rules),
                 error.reason,
                 self.legal()
             ),
@@ -262,7 +262,7 @@ impl<'r> Session<'r> {
     }
 
     /// Plays a move: the account of its sowing, and the board after it.
-    fn play(&mut self, mv: usize) -> Result<String, PlayError> {
+    fn play(&mut self, mv: Move) -> Result<String, PlayError> {
         let mut events: Vec<Event> = Vec::new();
         let report = self.game.play_traced(mv, &mut events)?;
         let side = report.side.expect("a move has a mover");
@@ -280,7 +280,7 @@ impl<'r> Session<'r> {
                 break;
             };
             // The agent plays on a copy; its move is then played here with its events told.
-            let mv = agent.play(&mut self.game.clone(), &mut rng).hole;
+            let mv = agent.play(&mut self.game.clone(), &mut rng).mv;
             text.push('\n');
             text.push_str(&self.play(mv).expect("agents choose legal moves"));
         }
@@ -306,7 +306,7 @@ impl<'r> Session<'r> {
         let taken: Vec<String> = (from..self.moves.len())
             .map(|i| {
                 let (mv, side) = self.moves[i];
-                format!("move {} ({side} {})", i + 1, move_name(self.rules, mv))
+                format!("move {} ({side} {})", i + 1, mv.name(self.rules))
             })
             .collect();
         self.moves.truncate(from);
@@ -340,7 +340,7 @@ impl<'r> Session<'r> {
         };
         format!(
             "hint (alphabeta:{depth}): play {}, value {value:+} ({meaning})\n",
-            move_name(self.rules, mv)
+            mv.name(self.rules)
         )
     }
 
@@ -456,7 +456,7 @@ impl<'r> Session<'r> {
             .game
             .legal_moves()
             .into_iter()
-            .map(|mv| move_name(self.rules, mv))
+            .map(|mv| mv.name(self.rules))
             .collect();
         legal.join(" ")
     }

@@ -54,7 +54,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use crate::agents::alphabeta::Bound;
-use crate::engine::{EndReason, Game, Position};
+use crate::engine::{EndReason, Game, Move, Position};
 use crate::rules::{Rules, Side};
 
 /// The default limit on the estimated state space and on table entries (about 1 GB at most).
@@ -157,7 +157,7 @@ pub struct Solution {
     pub value: Value,
     /// Each legal first move and its exact value, in move order (empty if the start position
     /// is already over).
-    pub moves: Vec<(usize, Value)>,
+    pub moves: Vec<(Move, Value)>,
     /// Moves played by the search (each child position made once per visit).
     pub nodes: u64,
     /// Entries in the table at the end.
@@ -171,7 +171,7 @@ pub struct Solution {
 
 impl Solution {
     /// The first moves that achieve the value, in move order.
-    pub fn best(&self) -> Vec<usize> {
+    pub fn best(&self) -> Vec<Move> {
         self.moves
             .iter()
             .filter(|(_, v)| *v == self.value)
@@ -399,7 +399,7 @@ struct Entry {
     /// The longest line below searched, in moves.
     height: u32,
     /// The best move found, tried first when the position is searched again.
-    best: u8,
+    best: Move,
 }
 
 struct Solver {
@@ -419,7 +419,7 @@ struct Solver {
 impl Solver {
     /// The value of the start position and the exact value of each first move.
     #[allow(clippy::type_complexity)]
-    fn root(&mut self, game: &mut Game<'_>) -> Result<(Value, Vec<(usize, Value)>), Stop> {
+    fn root(&mut self, game: &mut Game<'_>) -> Result<(Value, Vec<(Move, Value)>), Stop> {
         if game.is_over() {
             return Ok((Value::of_finished(game), Vec::new()));
         }
@@ -440,7 +440,7 @@ impl Solver {
     fn after(
         &mut self,
         game: &Game<'_>,
-        mv: usize,
+        mv: Move,
         alpha: i32,
         beta: i32,
     ) -> Result<(i32, u32), Stop> {
@@ -491,7 +491,7 @@ impl Solver {
                 Bound::Upper => beta = beta.min(entry.value),
                 Bound::Exact => {}
             }
-            first = Some(usize::from(entry.best));
+            first = Some(entry.best);
         }
         if self.depth >= MAX_DEPTH {
             return Err(Stop::Error(SolveError::TooDeep));
@@ -499,12 +499,12 @@ impl Solver {
         let (window_alpha, window_beta) = (alpha, beta);
         let south = game.to_move() == Some(Side::South);
         let mut best = if south { i32::MIN } else { i32::MAX };
-        let mut best_move = 0;
         let mut height = 0;
         let mut order = game.legal_moves();
         if let Some(i) = first.and_then(|f| order.iter().position(|&m| m == f)) {
             order[..=i].rotate_right(1);
         }
+        let mut best_move = order[0];
         self.depth += 1;
         for mv in order {
             let (value, below) = self.after(game, mv, alpha, beta)?;
@@ -541,7 +541,7 @@ impl Solver {
                 value: best,
                 bound,
                 height,
-                best: best_move as u8,
+                best: best_move,
             },
         );
         Ok((best, height))

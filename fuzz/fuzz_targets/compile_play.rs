@@ -26,13 +26,13 @@ fuzz_target!(|text: &str| {
         pick = pick
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let hole = legal[(pick >> 33) % legal.len()];
-        game.play(hole).expect("a legal hole plays");
+        let mv = legal[(pick >> 33) % legal.len()];
+        game.play(mv).expect("a legal move plays");
         // Seeds awarded to nobody (or a split's odd seed) stay on the board: still conserved.
         assert_eq!(
             common::seeds(&game),
             total,
-            "seeds not conserved after hole {hole}"
+            "seeds not conserved after {mv}"
         );
     }
 });

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::{play_chosen, score, Agent};
-use crate::engine::{Game, MoveReport};
+use crate::engine::{Game, Move, MoveReport};
 use crate::rules::Side;
 
 /// A finished game is worth more than any capture difference: a won game is worth `WIN` plus
@@ -32,7 +32,7 @@ struct Entry {
     depth: u8,
     value: i32,
     bound: Bound,
-    best: u8,
+    best: Move,
 }
 
 /// Depth-limited alpha-beta.
@@ -56,7 +56,7 @@ impl AlphaBeta {
         let key = game.position().fingerprint();
         let mut first = None;
         if let Some(entry) = self.table.get(&key).copied() {
-            first = Some(usize::from(entry.best));
+            first = Some(entry.best);
             if entry.depth >= depth {
                 match entry.bound {
                     Bound::Exact => return entry.value,
@@ -71,14 +71,15 @@ impl AlphaBeta {
         }
         let original_alpha = alpha;
         let mut best_value = i32::MIN;
-        let mut best_move = 0;
-        for hole in ordered(game, first) {
+        let moves = ordered(game, first);
+        let mut best_move = moves[0];
+        for mv in moves {
             let mut child = game.clone();
-            child.play(hole).expect("legal");
+            child.play(mv).expect("legal");
             let value = self.value_after(&mut child, me, depth - 1, alpha, beta);
             if value > best_value {
                 best_value = value;
-                best_move = hole;
+                best_move = mv;
             }
             alpha = alpha.max(value);
             if alpha >= beta {
@@ -98,7 +99,7 @@ impl AlphaBeta {
                 depth,
                 value: best_value,
                 bound,
-                best: best_move as u8,
+                best: best_move,
             },
         );
         best_value
@@ -133,21 +134,21 @@ fn terminal(game: &Game<'_>, me: Side) -> i32 {
 }
 
 /// Legal moves, the table's best first, then by immediate capture gain.
-fn ordered(game: &mut Game<'_>, first: Option<usize>) -> Vec<usize> {
+fn ordered(game: &mut Game<'_>, first: Option<Move>) -> Vec<Move> {
     let me = game.to_move().expect("not over");
-    let mut moves: Vec<(i32, usize)> = game
+    let mut moves: Vec<(i32, Move)> = game
         .legal_moves()
         .into_iter()
-        .map(|hole| {
-            let gain = game.preview(hole).map_or(0, |p| {
+        .map(|mv| {
+            let gain = game.preview(mv).map_or(0, |p| {
                 i32::from(p.store(me)) - i32::from(p.store(me.other()))
             });
-            let bonus = if Some(hole) == first { WIN } else { 0 };
-            (-(gain + bonus), hole)
+            let bonus = if Some(mv) == first { WIN } else { 0 };
+            (-(gain + bonus), mv)
         })
         .collect();
     moves.sort_unstable();
-    moves.into_iter().map(|(_, hole)| hole).collect()
+    moves.into_iter().map(|(_, mv)| mv).collect()
 }
 
 impl AlphaBeta {
@@ -156,7 +157,7 @@ impl AlphaBeta {
     /// sides, or, for a game the search sees to its end, [`WIN`] plus the final capture margin
     /// for a win and minus [`WIN`] plus that margin for a loss. `rng` breaks ties between
     /// equally good moves. The game is left as it was.
-    pub fn search(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> (usize, i32) {
+    pub fn search(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> (Move, i32) {
         let me = game.to_move().expect("the game is not over");
         self.table.clear();
         // Shuffled root order: among equally good moves the first found is played, so ties are
@@ -171,13 +172,13 @@ impl AlphaBeta {
             if let Some(i) = roots.iter().position(|&h| h == choice) {
                 roots[..=i].rotate_right(1);
             }
-            for &hole in &roots {
+            for &mv in &roots {
                 let mut child = game.clone();
-                child.play(hole).expect("legal");
+                child.play(mv).expect("legal");
                 let value = self.value_after(&mut child, me, depth - 1, alpha, WIN * 2);
                 if value > best {
                     best = value;
-                    choice = hole;
+                    choice = mv;
                 }
                 alpha = alpha.max(value);
             }

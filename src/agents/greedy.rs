@@ -13,16 +13,16 @@ impl Agent for Greedy {
         let me = game.to_move().expect("the game is not over");
         let mut best = Vec::new();
         let mut best_gain = i32::MIN;
-        for hole in game.legal_moves() {
+        for mv in game.legal_moves() {
             let mut after = game.clone();
-            after.play(hole).expect("legal");
+            after.play(mv).expect("legal");
             let gain = score(&after, me);
             if gain > best_gain {
                 best_gain = gain;
                 best.clear();
             }
             if gain == best_gain {
-                best.push(hole);
+                best.push(mv);
             }
         }
         play_chosen(game, pick(&best, rng))

@@ -5,19 +5,19 @@
 use rand_chacha::ChaCha8Rng;
 
 use super::{pick, play_chosen, Agent};
-use crate::engine::{Game, MoveReport};
+use crate::engine::{Game, Move, MoveReport};
 use crate::rules::Side;
 
 /// Exploration constant of UCB1.
 const EXPLORATION: f64 = 1.4;
 
 struct Node {
-    /// The hole played to reach it (none for the root).
-    hole: usize,
+    /// The move played to reach it (none for the root).
+    mv: Option<Move>,
     /// Who played it.
     mover: Option<Side>,
     children: Vec<usize>,
-    untried: Vec<usize>,
+    untried: Vec<Move>,
     visits: f64,
     /// Sum of results for `mover`: 1 win, 0.5 draw, 0 loss.
     wins: f64,
@@ -38,7 +38,7 @@ impl Mcts {
 impl Agent for Mcts {
     fn play(&mut self, game: &mut Game<'_>, rng: &mut ChaCha8Rng) -> MoveReport {
         let mut nodes = vec![Node {
-            hole: 0,
+            mv: None,
             mover: None,
             children: Vec::new(),
             untried: game.legal_moves(),
@@ -60,22 +60,23 @@ impl Agent for Mcts {
                         ucb(&nodes[a], parent_visits).total_cmp(&ucb(&nodes[b], parent_visits))
                     })
                     .expect("children exist");
-                state.play(nodes[at].hole).expect("tree moves are legal");
+                let mv = nodes[at].mv.expect("below the root");
+                state.play(mv).expect("tree moves are legal");
                 path.push(at);
             }
             // Expand.
             if !nodes[at].untried.is_empty() {
-                let hole = pick(&nodes[at].untried, rng);
-                nodes[at].untried.retain(|&h| h != hole);
+                let mv = pick(&nodes[at].untried, rng);
+                nodes[at].untried.retain(|&m| m != mv);
                 let mover = state.to_move();
-                state.play(hole).expect("untried moves are legal");
+                state.play(mv).expect("untried moves are legal");
                 let untried = if state.is_over() {
                     Vec::new()
                 } else {
                     state.legal_moves()
                 };
                 nodes.push(Node {
-                    hole,
+                    mv: Some(mv),
                     mover,
                     children: Vec::new(),
                     untried,
@@ -104,9 +105,9 @@ impl Agent for Mcts {
             .children
             .iter()
             .max_by(|&&a, &&b| nodes[a].visits.total_cmp(&nodes[b].visits))
-            .map(|&c| nodes[c].hole);
-        let hole = best.unwrap_or_else(|| pick(&nodes[0].untried, rng));
-        play_chosen(game, hole)
+            .and_then(|&c| nodes[c].mv);
+        let mv = best.unwrap_or_else(|| pick(&nodes[0].untried, rng));
+        play_chosen(game, mv)
     }
 }
 

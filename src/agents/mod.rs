@@ -11,8 +11,9 @@ use std::str::FromStr;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
-use crate::engine::{Game, MoveReport};
+use crate::engine::{Game, Move, MoveReport};
 use crate::rules::Side;
 
 pub use alphabeta::{AlphaBeta, WIN};
@@ -32,9 +33,11 @@ pub trait Agent: Send {
 }
 
 /// An agent as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AgentSpec {
-    /// Uniform over legal moves.
+    /// Uniform over legal moves. The default only fills values built empty (a report's groups
+    /// before they are given their seating).
+    #[default]
     Random,
     /// The move with the best immediate gain, ties at random.
     Greedy,
@@ -63,6 +66,60 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
+        }
+    }
+}
+
+/// Two agents, `A,B`: A plays South in half the games, B in the other half.
+/// Written as that text in `run.json`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Pairing(pub [AgentSpec; 2]);
+
+impl FromStr for Pairing {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Pairing, String> {
+        let specs: Vec<AgentSpec> = s
+            .split(',')
+            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        match specs[..] {
+            [a, b] => Ok(Pairing([a, b])),
+            _ => Err("give two agents, e.g. `random,alphabeta:4`".into()),
+        }
+    }
+}
+
+impl fmt::Display for Pairing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.0[0], self.0[1])
+    }
+}
+
+impl TryFrom<String> for Pairing {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Pairing, String> {
+        text.parse()
+    }
+}
+
+impl From<Pairing> for String {
+    fn from(pairing: Pairing) -> String {
+        pairing.to_string()
+    }
+}
+
+impl Pairing {
+    /// The agents as seated in seat order `order`: South's, then North's. In order 0 the
+    /// pairing's first agent is South; in order 1, North.
+    pub fn seated(self, order: u8) -> [AgentSpec; 2] {
+        let [a, b] = self.0;
+        if order == 0 {
+            [a, b]
+        } else {
+            [b, a]
         }
     }
 }
@@ -113,9 +170,9 @@ impl Agent for RandomAgent {
     }
 }
 
-/// Plays `hole`, which the agent chose among the legal moves.
-fn play_chosen(game: &mut Game<'_>, hole: usize) -> MoveReport {
-    game.play(hole).expect("agents choose among legal moves")
+/// Plays `mv`, which the agent chose among the legal moves.
+fn play_chosen(game: &mut Game<'_>, mv: Move) -> MoveReport {
+    game.play(mv).expect("agents choose among legal moves")
 }
 
 /// Captured seeds of `side` minus those of the other side.

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use super::values::{
-    move_value, threads, Axis, Ladder, Pairing, Setting, MAX_GAMES, MAX_RANDOM_MOVES,
-};
+use super::values::{move_value, threads, Axis, Ladder, MAX_GAMES, MAX_RANDOM_MOVES};
 use crate::agents::AgentSpec;
+use crate::agents::Pairing;
+use crate::engine::Move;
+use crate::lang::Setting;
 use crate::rules::Side;
 use crate::sim::runner::Shard;
 
@@ -163,7 +164,7 @@ pub struct TraceArgs {
     /// Holes to play, comma-separated, numbered 0..2N-1 counterclockwise from South's leftmost;
     /// `3cw` or `3ccw` where the mover chooses the direction.
     #[arg(long, value_delimiter = ',', value_parser = move_value)]
-    pub moves: Option<Vec<usize>>,
+    pub moves: Option<Vec<Move>>,
     /// Play this many uniformly random legal moves, 0 to 10000000 (fewer if the game ends).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_RANDOM_MOVES)))]
     pub random: Option<u32>,

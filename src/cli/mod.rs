@@ -19,11 +19,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::lang;
+use crate::lang::Setting;
 use crate::rules::Rules;
 use args::{Cli, Command};
 use closing::{Closing, Wrote};
 use error::Error;
-use values::Setting;
 
 /// Where a command's output goes.
 pub struct Console<'a> {

@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::agents::AgentSpec;
-use crate::lang;
+use crate::engine::Move;
 
 /// The most games per variant, pairing and seat order (`--games`).
 pub const MAX_GAMES: u64 = 1_000_000_000;
@@ -16,31 +16,6 @@ pub const MAX_RANDOM_MOVES: u32 = 10_000_000;
 
 /// Worker threads allowed per core: more only slows a run down.
 const THREADS_PER_CORE: usize = 4;
-
-/// Two agents, `A,B`: A plays South in half the games, B in the other half.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pairing(pub [AgentSpec; 2]);
-
-impl FromStr for Pairing {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Pairing, String> {
-        let specs: Vec<AgentSpec> = s
-            .split(',')
-            .map(|a| a.trim().parse::<AgentSpec>().map_err(|e| e.to_string()))
-            .collect::<Result<_, _>>()?;
-        match specs[..] {
-            [a, b] => Ok(Pairing([a, b])),
-            _ => Err("give two agents, e.g. `random,alphabeta:4`".into()),
-        }
-    }
-}
-
-impl fmt::Display for Pairing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.0[0], self.0[1])
-    }
-}
 
 /// The rungs of `balance --ladder`: two or more different agents, weakest first.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,42 +50,9 @@ impl fmt::Display for Ladder {
 
 /// A move of `trace --moves`: a hole, `3`, or where the mover chooses the direction, `3cw` or
 /// `3ccw` (counterclockwise if not said).
-pub fn move_value(s: &str) -> Result<usize, String> {
-    crate::engine::parse_move(s)
+pub fn move_value(s: &str) -> Result<Move, String> {
+    Move::parse(s)
         .ok_or_else(|| format!("`{s}` is not a move: a hole number, with `cw` or `ccw` where the mover chooses the direction"))
-}
-
-/// `KEY=VALUE` of `--set`; the value is checked when the variant is compiled, where a bad
-/// one can be shown in place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setting {
-    /// `holes`, `seeds`, `starter` or `cap`.
-    pub key: String,
-    /// The value, as given.
-    pub value: String,
-    /// `KEY=VALUE` as given, for the command line that results record.
-    written: String,
-}
-
-impl FromStr for Setting {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Setting, String> {
-        match s.split_once('=') {
-            Some((k, v)) => Ok(Setting {
-                key: k.trim().to_string(),
-                value: v.trim().to_string(),
-                written: s.to_string(),
-            }),
-            None => Err(format!("should be KEY=VALUE; keys are {}", lang::SETTINGS)),
-        }
-    }
-}
-
-impl fmt::Display for Setting {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.written)
-    }
 }
 
 /// `sweep`'s `--set KEY=RANGE`: `holes=6..12` (inclusive), `seeds=3,4,6` or one value.

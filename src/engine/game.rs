@@ -1,8 +1,7 @@
 //! A game in progress: the position plus what the end rules need (history, counters), legal
 //! moves, playing a move, passes, and the end of the game.
 //!
-//! A move is a hole, plus [`CLOCKWISE`] when the variant lets the mover choose the direction
-//! and the mover sows it clockwise (see [`Game::legal_moves`] and [`move_name`]).
+//! Moves are [`Move`]s: a hole, and the direction where the mover chooses it.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +11,7 @@ use crate::rules::{
 };
 
 use super::event::{Event, EventSink};
+use super::moves::{Move, MOVE_SLOTS};
 use super::position::{Position, Scan};
 use super::sow::{sow, Context, Refusal, Sown};
 
@@ -24,37 +24,6 @@ use ending::Verdict;
 pub use ending::{EndClass, EndReason, Outcome};
 use history::History;
 use turn::Turn;
-
-/// Added to a hole, a move that sows it clockwise, where the mover chooses the direction.
-pub const CLOCKWISE: usize = 32;
-
-/// A move as traces write it: the hole, then `cw`/`ccw` where the mover chose the direction.
-pub fn move_name(rules: &Rules, mv: usize) -> String {
-    let hole = mv % CLOCKWISE;
-    let n = rules.holes_per_row();
-    if !rules.program.sowing.direction.chooses_at(hole % n, n) {
-        return hole.to_string();
-    }
-    if mv >= CLOCKWISE {
-        format!("{hole}cw")
-    } else {
-        format!("{hole}ccw")
-    }
-}
-
-/// Reads a move as [`move_name`] writes it (`7`, `7cw`, `7ccw`); `None` if it is not one.
-pub fn parse_move(text: &str) -> Option<usize> {
-    let text = text.trim();
-    let (digits, clockwise) = if let Some(d) = text.strip_suffix("ccw") {
-        (d, false)
-    } else if let Some(d) = text.strip_suffix("cw") {
-        (d, true)
-    } else {
-        (text, false)
-    };
-    let hole: usize = digits.parse().ok()?;
-    (hole < CLOCKWISE).then_some(hole + usize::from(clockwise) * CLOCKWISE)
-}
 
 /// Counters kept over a game, for the simulation records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -78,10 +47,10 @@ pub struct GameStats {
 }
 
 /// What one move did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveReport {
-    /// The move played (a hole, plus [`CLOCKWISE`] for a chosen clockwise sowing).
-    pub hole: usize,
+    /// The move played.
+    pub mv: Move,
     /// Who played it.
     pub side: Option<Side>,
     /// Laps sown.
@@ -100,10 +69,10 @@ pub struct MoveReport {
 
 /// A move that cannot be played, with the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("hole {hole} cannot be played: {reason}")]
+#[error("hole {} cannot be played: {reason}", .mv.hole())]
 pub struct PlayError {
     /// The move asked for.
-    pub hole: usize,
+    pub mv: Move,
     /// Why not.
     pub reason: Refusal,
 }
@@ -175,7 +144,7 @@ impl<'r> Game<'r> {
         previous_winner: Option<Side>,
     ) -> Game<'r> {
         let slots = if rules.program.sowing.direction.has_choice() {
-            2 * CLOCKWISE
+            MOVE_SLOTS
         } else {
             rules.holes()
         };
@@ -338,7 +307,7 @@ impl<'r> Game<'r> {
     ///
     /// # Errors
     /// When the game is over or the move is not legal; the game is then unchanged.
-    pub fn play(&mut self, mv: usize) -> Result<MoveReport, PlayError> {
+    pub fn play(&mut self, mv: Move) -> Result<MoveReport, PlayError> {
         self.check(mv)?;
         Ok(self.commit(mv, None))
     }
@@ -349,29 +318,22 @@ impl<'r> Game<'r> {
     /// As [`Game::play`].
     pub fn play_traced<S: EventSink>(
         &mut self,
-        mv: usize,
+        mv: Move,
         sink: &mut S,
     ) -> Result<MoveReport, PlayError> {
         self.check(mv)?;
-        if self.turn.results[mv].1.endless {
+        if self.turn.results[mv.slot()].1.endless {
             // A never-ending move the rules let end the game: there is no sowing to show.
             return Ok(self.commit(mv, None));
         }
         let mut position = self.position;
         let ctx = self.context(mv).ok_or(PlayError {
-            hole: mv,
+            mv,
             reason: Refusal::Direction,
         })?;
         let mut sown = Sown::default();
-        sow(
-            self.rules,
-            &mut position,
-            mv % CLOCKWISE,
-            ctx,
-            sink,
-            &mut sown,
-        )
-        .map_err(|reason| PlayError { hole: mv, reason })?;
+        sow(self.rules, &mut position, mv.hole(), ctx, sink, &mut sown)
+            .map_err(|reason| PlayError { mv, reason })?;
         if let (Some(side), Some(seeds)) = (sown.last_capturer, sown.last_seeds) {
             let on_board: u32 = position.board_seeds();
             sink.event(Event::LastSeeds {
@@ -380,7 +342,7 @@ impl<'r> Game<'r> {
             });
         }
         // The same result as the cached one, now with its events told.
-        self.turn.results[mv] = (position, sown);
+        self.turn.results[mv.slot()] = (position, sown);
         Ok(self.commit(mv, None))
     }
 
@@ -390,10 +352,10 @@ impl<'r> Game<'r> {
     // Forced inline: the random loops are its hot callers, which a call slows (docs/speed.md,
     // "Inlining the engine keeps").
     #[inline(always)]
-    fn commit(&mut self, mv: usize, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
+    fn commit(&mut self, mv: Move, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
         let mover = self.position.to_move;
-        let sown = if self.turn.examined >> mv & 1 == 1 {
-            let (after, sown) = &self.turn.results[mv];
+        let sown = if self.turn.examined & mv.bit() != 0 {
+            let (after, sown) = &self.turn.results[mv.slot()];
             // A never-ending move ends the game from the position before it.
             if !sown.endless {
                 self.position = *after;
@@ -406,7 +368,7 @@ impl<'r> Game<'r> {
         self.moved[mover.index()] = true;
         self.last_mover = Some(mover);
         let mut report = MoveReport {
-            hole: mv,
+            mv,
             side: Some(mover),
             laps: sown.laps,
             sown: sown.drops,
@@ -468,7 +430,7 @@ impl<'r> Game<'r> {
     // Forced inline: with `commit` inlined into several callers, the compiler left it a call of
     // its own, which slowed the random loops (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
-    fn sow_in_place(&mut self, mv: usize) -> Sown {
+    fn sow_in_place(&mut self, mv: Move) -> Sown {
         debug_assert!(self.known_legal(mv));
         let ctx = self
             .context(mv)
@@ -477,7 +439,7 @@ impl<'r> Game<'r> {
         sow(
             self.rules,
             &mut self.position,
-            mv % CLOCKWISE,
+            mv.hole(),
             ctx,
             &mut (),
             &mut sown,

@@ -11,16 +11,15 @@
 pub mod differential;
 mod event;
 mod game;
+mod moves;
 mod perft;
 mod position;
 mod round;
 mod sow;
 
 pub use event::{Event, EventSink};
-pub use game::{
-    move_name, parse_move, EndClass, EndReason, Game, GameStats, MoveReport, Outcome, PlayError,
-    CLOCKWISE,
-};
+pub use game::{EndClass, EndReason, Game, GameStats, MoveReport, Outcome, PlayError};
+pub use moves::{Move, MOVE_SLOTS};
 pub use perft::{perft, Perft};
 pub use position::{Position, SetupError};
 pub use round::{

@@ -12,7 +12,9 @@ mod read;
 mod recover;
 
 use std::collections::HashSet;
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 pub use diagnostic::{report_handler, CompileError, CompileErrorKind, CompileErrors};
 pub use lower::ABOUT_KEYS;
@@ -27,6 +29,54 @@ use parser::Rule;
 
 /// Board parameters the command line may override with `--set key=value`.
 pub const SETTINGS: &str = "holes, seeds, starter, cap";
+
+/// `KEY=VALUE` of `--set`; the value is checked when the variant is compiled, where a bad
+/// one can be shown in place. Written as given in `run.json`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Setting {
+    /// `holes`, `seeds`, `starter` or `cap`.
+    pub key: String,
+    /// The value, as given.
+    pub value: String,
+    /// `KEY=VALUE` as given, for the command line that results record.
+    written: String,
+}
+
+impl FromStr for Setting {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Setting, String> {
+        match s.split_once('=') {
+            Some((k, v)) => Ok(Setting {
+                key: k.trim().to_string(),
+                value: v.trim().to_string(),
+                written: s.to_string(),
+            }),
+            None => Err(format!("should be KEY=VALUE; keys are {}", SETTINGS)),
+        }
+    }
+}
+
+impl fmt::Display for Setting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.written)
+    }
+}
+
+impl TryFrom<String> for Setting {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Setting, String> {
+        text.parse()
+    }
+}
+
+impl From<Setting> for String {
+    fn from(setting: Setting) -> String {
+        setting.written
+    }
+}
 
 /// The largest `--set seeds=`, as `lower` checks `seeds: N per hole` (a test keeps the two in
 /// step); named here for the message about a number too large to hold.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::agents::{AgentSpec, Pairing};
 use crate::rules::Side;
 use crate::sim::endings::Endings;
 use crate::sim::output::{read_run, OutputError, RunInfo};
@@ -17,28 +18,27 @@ use crate::sim::stats::{
 
 /// One seating of a pairing's agents, as played: seatings are never pooled, so an agent's
 /// strength is never mixed up with a seat's advantage.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Seating {
     /// The pairing, `A,B`.
-    pub pairing: String,
+    pub pairing: Pairing,
     /// Seat order: 0 when the pairing's first agent is South, 1 when its second is.
     pub order: u8,
     /// South's agent.
-    pub south: String,
+    pub south: AgentSpec,
     /// North's agent.
-    pub north: String,
+    pub north: AgentSpec,
 }
 
 impl Seating {
     /// The pairing `A,B` in seat order `order`.
-    pub fn of(pairing: &str, order: u8) -> Seating {
-        let (a, b) = pairing.split_once(',').unwrap_or((pairing, pairing));
-        let (south, north) = if order == 0 { (a, b) } else { (b, a) };
+    pub fn of(pairing: Pairing, order: u8) -> Seating {
+        let [south, north] = pairing.seated(order);
         Seating {
-            pairing: pairing.to_string(),
+            pairing,
             order,
-            south: south.to_string(),
-            north: north.to_string(),
+            south,
+            north,
         }
     }
 
@@ -69,7 +69,7 @@ pub struct Group {
     /// Variant name.
     pub variant: String,
     /// Content hash of its rules.
-    pub rules_hash: String,
+    pub rules_hash: Hex64,
     /// The agents, in their seats.
     pub seating: Seating,
     /// Outcomes, lengths, ends and captures, counted as `summary.csv` counts them; outcomes
@@ -511,7 +511,7 @@ fn empty_groups(info: &RunInfo) -> Vec<Group> {
         .flat_map(|v| {
             seatings(info).into_iter().map(move |seating| Group {
                 variant: v.name.clone(),
-                rules_hash: v.rules_hash.clone(),
+                rules_hash: v.rules_hash,
                 seating,
                 ..Group::default()
             })
@@ -519,15 +519,14 @@ fn empty_groups(info: &RunInfo) -> Vec<Group> {
         .collect()
 }
 
-/// The group that game (or match) `game` of `variant` was played in, by its index.
+/// The group that game (or match) `game` of `variant` was played in: its variant, and the
+/// seating the run placed it in.
 fn group_of(info: &RunInfo, groups: &[Group], variant: &str, game: u64) -> Option<usize> {
-    // A game's index within its variant is `(pairing * 2 + seat order) * games + i`.
-    let per_pairing = 2 * info.games;
-    let pairing = &info.agents[((game / per_pairing) as usize).min(info.agents.len() - 1)];
-    let order = (game / info.games.max(1) % 2) as u8;
-    groups.iter().position(|g| {
-        g.variant == variant && g.seating.pairing == *pairing && g.seating.order == order
-    })
+    let place = info.place(game)?;
+    let seating = Seating::of(info.agents[place.pairing], place.seats);
+    groups
+        .iter()
+        .position(|g| g.variant == variant && g.seating == seating)
 }
 
 /// Hands each row of the CSV file at `path` to `each`, in file order.
@@ -602,7 +601,7 @@ fn read_matches(
         .iter()
         .map(|g| MatchGroup {
             variant: g.variant.clone(),
-            seating: g.seating.clone(),
+            seating: g.seating,
             ..MatchGroup::default()
         })
         .collect();
@@ -672,7 +671,7 @@ impl MatchGroup {
 pub(crate) fn seatings(info: &RunInfo) -> Vec<Seating> {
     info.agents
         .iter()
-        .flat_map(|p| [0, 1].map(|order| Seating::of(p, order)))
+        .flat_map(|&p| [0, 1].map(|order| Seating::of(p, order)))
         .collect()
 }
 
@@ -731,14 +730,18 @@ mod tests {
 
     #[test]
     fn seatings_name_the_agents_as_seated() {
-        let s = Seating::of("alphabeta:3,random", 1);
+        let pairing = |text: &str| text.parse::<Pairing>().expect("a pairing");
+        let s = Seating::of(pairing("alphabeta:3,random"), 1);
         assert_eq!(
-            (s.south.as_str(), s.north.as_str()),
-            ("random", "alphabeta:3")
+            (s.south, s.north),
+            (AgentSpec::Random, AgentSpec::AlphaBeta(3))
         );
         assert_eq!(s.label(), "South random, North alphabeta:3");
         assert_eq!(s.slug(), "random-vs-alphabeta3-2");
-        assert_eq!(Seating::of("random,random", 0).slug(), "random-vs-random-1");
+        assert_eq!(
+            Seating::of(pairing("random,random"), 0).slug(),
+            "random-vs-random-1"
+        );
     }
 
     #[test]

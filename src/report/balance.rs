@@ -274,10 +274,11 @@ fn add_seconds(cells: &mut [Cell], run: &RunInfo, seconds: &[f64]) {
         .iter()
         .flat_map(|v| seatings.iter().map(move |s| (v.name.as_str(), s)));
     for ((variant, seating), &s) in played.zip(seconds) {
-        if let Some(cell) = cells
-            .iter_mut()
-            .find(|c| c.variant == variant && c.south == seating.south && c.north == seating.north)
-        {
+        if let Some(cell) = cells.iter_mut().find(|c| {
+            c.variant == variant
+                && c.south == seating.south.to_string()
+                && c.north == seating.north.to_string()
+        }) {
             cell.seconds += s;
         }
     }

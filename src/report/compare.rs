@@ -10,6 +10,7 @@ use super::chart::{self, Bars, Chart, Line, Plot, Scale};
 use super::document::{self, Block};
 use super::error::ReportError;
 use super::variants::{self, Carried};
+use crate::agents::{AgentSpec, Pairing};
 use crate::engine::EndClass;
 use crate::outdir::OutDir;
 use crate::sim::endings;
@@ -118,9 +119,9 @@ pub fn write(
         rows.extend(comparison_rows(seating, &groups, tests));
         blocks.extend(pairing_section(&analysis, seating, &groups, tests, dir)?);
         if seating.order == 1 && seating.south == seating.north && matches.is_empty() {
-            let other = Seating::of(&seating.pairing, 0);
+            let other = Seating::of(seating.pairing, 0);
             let first: Vec<&Group> = analysis.of_seating(&other).collect();
-            blocks.extend(replicates_section(&seating.south, &first, &groups));
+            blocks.extend(replicates_section(seating.south, &first, &groups));
         }
     }
     blocks.extend(variants::readings_section(&analysis.info, &endings));
@@ -253,7 +254,7 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
         Block::Heading(2, "How this was made".into()),
         Block::Code(command.to_string()),
         Block::List(vec![
-            format!("Agent pairings: {}", info.agents.join("; ")),
+            format!("Agent pairings: {}", info.agents.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")),
             format!("Simulation command recorded in run.json: {}", info.command),
             "Every game's seed is in games.csv; a game is a pure function of (rules, agents, seed).".into(),
             "Each seating of each pairing is reported on its own, never pooled with the other.".into(),
@@ -261,7 +262,7 @@ fn header(analysis: &Analysis, command: &str) -> Vec<Block> {
         ]),
         Block::Table(
             vec!["variant".into(), "file".into(), "rules hash".into()],
-            info.variants.iter().map(|v| vec![v.name.clone(), v.file.clone(), v.rules_hash.clone()]).collect(),
+            info.variants.iter().map(|v| vec![v.name.clone(), v.file.clone(), v.rules_hash.to_string()]).collect(),
         ),
     ];
     let widest = analysis
@@ -366,10 +367,10 @@ fn record(
     games: u64,
 ) -> ComparisonRecord {
     ComparisonRecord {
-        pairing: seating.pairing.clone(),
+        pairing: seating.pairing.to_string(),
         seat_order: seating.order,
-        south_agent: seating.south.clone(),
-        north_agent: seating.north.clone(),
+        south_agent: seating.south.to_string(),
+        north_agent: seating.north.to_string(),
         kind: "variant".into(),
         variant: variant.to_string(),
         other: String::new(),
@@ -943,7 +944,7 @@ fn laps_figure(slug: &str, groups: &[&Group], what: &str) -> Figure {
 /// For an agent playing itself, the two seat orders are replicates (the same agents, other
 /// seeds): combined, with twice the games behind each figure, and the variants compared over
 /// the pairs of both.
-fn replicates_section(agent: &str, first: &[&Group], second: &[&Group]) -> Vec<Block> {
+fn replicates_section(agent: AgentSpec, first: &[&Group], second: &[&Group]) -> Vec<Block> {
     let mut blocks = vec![
         Block::Heading(
             3,
@@ -1264,7 +1265,7 @@ fn at_least(name: &str, histogram: &[u64]) -> Line {
 fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportError> {
     #[derive(Serialize)]
     struct Row<'a> {
-        pairing: &'a str,
+        pairing: Pairing,
         seat_order: u8,
         variant: &'a str,
         turn: usize,
@@ -1280,7 +1281,7 @@ fn write_timeline(dir: &mut OutDir, analysis: &Analysis) -> Result<(), ReportErr
             g.timeline_all().into_iter().enumerate()
         {
             let row = Row {
-                pairing: &g.seating.pairing,
+                pairing: g.seating.pairing,
                 seat_order: g.seating.order,
                 variant: &g.variant,
                 turn: i + 1,

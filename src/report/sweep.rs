@@ -11,17 +11,15 @@ use super::document::{self, Block};
 use super::error::ReportError;
 use super::variants::{self, Carried};
 use crate::engine::EndClass;
+use crate::lang::Setting;
 use crate::outdir::OutDir;
 use crate::sim::endings;
 
 /// A grid point's parameter values, from the `--set` list recorded in run.json.
-fn parameters(settings: &[String]) -> Vec<(String, f64)> {
+fn parameters(settings: &[Setting]) -> Vec<(String, f64)> {
     settings
         .iter()
-        .filter_map(|s| {
-            s.split_once('=')
-                .and_then(|(k, v)| Some((k.to_string(), v.parse().ok()?)))
-        })
+        .filter_map(|s| Some((s.key.clone(), s.value.parse().ok()?)))
         .collect()
 }
 
@@ -199,14 +197,14 @@ impl<'a> Grid<'a> {
     fn csv_record(&self, seating: &Seating, point: &Point<'_>) -> Vec<String> {
         let g = point.group;
         let mut record: Vec<String> = vec![
-            seating.pairing.clone(),
+            seating.pairing.to_string(),
             seating.order.to_string(),
-            seating.south.clone(),
-            seating.north.clone(),
+            seating.south.to_string(),
+            seating.north.to_string(),
         ];
         record.extend(point.values_of(self.swept));
         record.push(g.tally.games.to_string());
-        record.push(g.rules_hash.clone());
+        record.push(g.rules_hash.to_string());
         for value in [
             g.rate_of(g.tally.first_mover_wins),
             g.rate_of(g.tally.outcomes.south),

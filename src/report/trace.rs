@@ -7,11 +7,12 @@ use std::fmt::{self, Write};
 use serde::Serialize;
 
 use crate::engine::{
-    move_name, EndReason, Event, Game, Match, MoveReport, NextRound, Outcome, RoundResult, Table,
-    CLOCKWISE,
+    EndClass, EndReason, Event, Game, Match, MatchEnd, Move, MoveReport, NextRound, Outcome,
+    RoundResult, Table,
 };
 use crate::lang::award_text;
 use crate::rules::{NoMove, Rules, Scoring, Side, Unfeedable};
+use crate::sim::record::Winner;
 
 /// A game over before its first move, and why: the player to move first had no legal move.
 /// `trace` and `play` print it, and `check` warns of it.
@@ -90,25 +91,25 @@ pub struct JsonState {
     /// Move number, from 1.
     pub turn: u32,
     /// Who moved.
-    pub player: String,
+    pub player: Side,
     /// The hole played.
     #[serde(rename = "move")]
     pub hole: usize,
-    /// The direction it was sown in, `cw` or `ccw`, when the mover chose it.
+    /// The direction it was sown in when the mover chose it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub direction: Option<String>,
+    pub direction: Option<Chosen>,
     /// Seeds in holes `0..2N`.
     pub board: Vec<u16>,
     /// Captured totals (store contents), South first.
     pub store: [u16; 2],
     /// Who chooses next (passes resolved); `null` once the game is over.
-    pub to_move: Option<String>,
+    pub to_move: Option<Side>,
     /// Whether the game is over.
     pub over: bool,
     /// `"south"`, `"north"` or `"draw"` once over.
-    pub winner: Option<String>,
+    pub winner: Option<Winner>,
     /// `normal`, `no-moves`, `cap` or `repetition` once over.
-    pub end_reason: Option<String>,
+    pub end_reason: Option<EndClass>,
     /// In a match: the round, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u16>,
@@ -123,25 +124,38 @@ pub struct JsonState {
     pub owner: Option<Vec<Side>>,
 }
 
+/// A direction the mover chose, as the trace JSON writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Chosen {
+    /// Clockwise.
+    Cw,
+    /// Counterclockwise.
+    Ccw,
+}
+
 impl JsonState {
-    /// The state of `game` after move `turn`, which `player` made: move `mv`, a hole or, where
-    /// the mover chooses the direction, a hole plus [`CLOCKWISE`] for clockwise.
-    pub fn after(game: &Game<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
+    /// The state of `game` after move `turn`, which `player` made: move `mv`.
+    pub fn after(game: &Game<'_>, turn: u32, player: Side, mv: Move) -> JsonState {
         let position = game.position();
         let outcome = game.outcome();
         let n = game.rules().holes_per_row();
-        let chosen = (game.rules().program.sowing.direction).chooses_at(mv % CLOCKWISE % n, n);
+        let chosen = (game.rules().program.sowing.direction).chooses_at(mv.hole() % n, n);
         JsonState {
             turn,
-            player: player.name().to_string(),
-            hole: mv % CLOCKWISE,
-            direction: chosen.then(|| if mv >= CLOCKWISE { "cw" } else { "ccw" }.to_string()),
+            player,
+            hole: mv.hole(),
+            direction: chosen.then_some(if mv.clockwise() {
+                Chosen::Cw
+            } else {
+                Chosen::Ccw
+            }),
             board: position.board().to_vec(),
             store: position.stores(),
-            to_move: game.to_move().map(|s| s.name().to_string()),
+            to_move: game.to_move(),
             over: outcome.is_some(),
-            winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
-            end_reason: outcome.map(|o| o.reason.class().name().to_string()),
+            winner: outcome.map(|o| Winner(o.winner)),
+            end_reason: outcome.map(|o| o.reason.class()),
             round: None,
             closed: None,
             reserve: None,
@@ -151,7 +165,7 @@ impl JsonState {
 
     /// The state of a match after move `turn` of its current round: the round's game, plus
     /// the round, the closed holes, the reserves and the owners.
-    pub fn in_match(m: &Match<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
+    pub fn in_match(m: &Match<'_>, turn: u32, player: Side, mv: Move) -> JsonState {
         let position = m.game().position();
         JsonState {
             round: Some(m.round()),
@@ -166,7 +180,7 @@ impl JsonState {
 impl JsonState {
     /// The state after a move of a game or a match, as [`JsonState::after`] or
     /// [`JsonState::in_match`] give it.
-    pub fn on(table: &Table<'_>, turn: u32, player: Side, mv: usize) -> JsonState {
+    pub fn on(table: &Table<'_>, turn: u32, player: Side, mv: Move) -> JsonState {
         match table {
             Table::Game(game) => JsonState::after(game, turn, player, mv),
             Table::Match(m) => JsonState::in_match(m, turn, player, mv),
@@ -183,9 +197,9 @@ pub struct JsonRoundEnd {
     /// Who started it.
     pub starter: Side,
     /// `south`, `north` or `draw`.
-    pub winner: String,
+    pub winner: Winner,
     /// The round's end rule (`last-seeds`, `cap`, ...).
-    pub end_rule: String,
+    pub end_rule: EndReason,
     /// What each player captured in the round, South first.
     pub captured: [u16; 2],
     /// What each player holds after it, South first.
@@ -193,9 +207,9 @@ pub struct JsonRoundEnd {
     /// Rounds won so far, South first.
     pub rounds_won: [u16; 2],
     /// Once the match is over: `south`, `north` or `draw`.
-    pub match_winner: Option<String>,
+    pub match_winner: Option<Winner>,
     /// Once the match is over: why (`lose-below`, `first-to`, `round-cap`, `cannot-start`).
-    pub match_end: Option<String>,
+    pub match_end: Option<MatchEnd>,
     /// The next round's refilled board, if the match goes on.
     pub next: Option<JsonRefill>,
 }
@@ -229,13 +243,13 @@ impl JsonRoundEnd {
         JsonRoundEnd {
             round: result.round,
             starter: result.starter,
-            winner: result.outcome.winner.map_or("draw", Side::name).to_string(),
-            end_rule: result.outcome.reason.name().to_string(),
+            winner: Winner(result.outcome.winner),
+            end_rule: result.outcome.reason,
             captured: result.captured,
             holdings: result.holdings,
             rounds_won: m.rounds_won(),
-            match_winner: outcome.map(|o| o.winner.map_or("draw", Side::name).to_string()),
-            match_end: outcome.map(|o| o.reason.name().to_string()),
+            match_winner: outcome.map(|o| Winner(o.winner)),
+            match_end: outcome.map(|o| o.reason),
             next: refill.map(|r| JsonRefill {
                 round: r.round,
                 board: r.board.clone(),
@@ -261,11 +275,11 @@ pub struct JsonOverAtStart {
     /// Captured totals (store contents), South first.
     pub store: [u16; 2],
     /// `south`, `north` or `draw`.
-    pub winner: String,
+    pub winner: Winner,
     /// The class of the end, as `end_reason` in states (`normal`, `no-moves`).
-    pub end_reason: String,
+    pub end_reason: EndClass,
     /// The end rule, as `end_rule` in `games.csv` (`stuck`, `unfeedable`, `no-moves`).
-    pub end_rule: String,
+    pub end_rule: EndReason,
     /// Why, in the words `trace` prints.
     pub because: String,
 }
@@ -281,9 +295,9 @@ impl JsonOverAtStart {
             round: matches!(table, Table::Match(_)).then(|| game.round()),
             board: position.board().to_vec(),
             store: position.stores(),
-            winner: over.outcome.winner.map_or("draw", Side::name).to_string(),
-            end_reason: over.outcome.reason.class().name().to_string(),
-            end_rule: over.outcome.reason.name().to_string(),
+            winner: Winner(over.outcome.winner),
+            end_reason: over.outcome.reason.class(),
+            end_rule: over.outcome.reason,
             because: over.because,
         })
     }
@@ -420,7 +434,7 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
     let _ = writeln!(
         out,
         "move {turn}: {side} plays hole {}",
-        move_name(rules, report.hole)
+        report.mv.name(rules)
     );
     let mut drops: Vec<usize> = Vec::new();
     let flush = |out: &mut String, drops: &mut Vec<usize>| {

@@ -147,8 +147,6 @@ impl Shards {
             let shard = file
                 .run
                 .shard
-                .as_deref()
-                .and_then(|s| s.parse::<Shard>().ok())
                 .ok_or_else(|| MergeError::NotAShard(dir.clone()))?;
             parts.push(Part {
                 dir: dir.clone(),

@@ -168,7 +168,7 @@ fn play_out(
                 game: recording.index,
                 turn,
                 player: side,
-                hole: report.hole as u32,
+                hole: report.mv.slot() as u32,
                 branching,
                 laps: report.laps,
                 sown: report.sown,

@@ -14,9 +14,12 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::record::Hex64;
 use super::record::{GameRecord, MatchRecord, MoveRecord, Row, SummaryRecord};
-use super::runner::{Experiment, Played};
+use super::runner::{Experiment, Place, Played, Shard};
 use super::stats::Summary;
+use crate::agents::Pairing;
+use crate::lang::Setting;
 use crate::outdir::disk::{open_own, temporary, write_atomically, Disk, FileError, RealDisk};
 use crate::outdir::{OutDir, OutDirError};
 use crate::rules::Rules;
@@ -35,8 +38,8 @@ pub struct RunInfo {
     pub command: String,
     /// The variants: file, name, rules hash, readings.
     pub variants: Vec<VariantInfo>,
-    /// The agent pairings, each as `A,B`.
-    pub agents: Vec<String>,
+    /// The agent pairings, each written `A,B`.
+    pub agents: Vec<Pairing>,
     /// Games per variant, pairing and seat order.
     pub games: u64,
     /// Master seed; each game's seed is in `games.csv` (derivation: `sim::seed`).
@@ -51,10 +54,18 @@ pub struct RunInfo {
     pub opening: u32,
     /// `K/M` for one shard of a larger run, absent for a whole run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub shard: Option<String>,
+    pub shard: Option<Shard>,
 }
 
 impl RunInfo {
+    /// Where unit `index` of a variant (the `game` column of its files, or `match` in a match
+    /// run) was played: its pairing and seat order. `None` past the run's units.
+    pub fn place(&self, index: u64) -> Option<Place> {
+        let pairings = self.agents.len();
+        let per_variant = u64::try_from(pairings).ok()?.checked_mul(2 * self.games)?;
+        (index < per_variant).then(|| Place::of(index, pairings, self.games, self.seed))
+    }
+
     /// How `self`, a run on disk, differs from `other`, the run asked for: one line per
     /// field, naming both values (`seed: 1 there, 2 here`). The command is named only when
     /// nothing else differs, since it follows from the rest.
@@ -96,21 +107,21 @@ impl RunInfo {
             differ(
                 &mut out,
                 &format!("variant {n}'s rules hash"),
-                a.rules_hash.clone(),
-                b.rules_hash.clone(),
+                a.rules_hash.to_string(),
+                b.rules_hash.to_string(),
             );
             differ(
                 &mut out,
                 &format!("variant {n}'s --set"),
-                tick(&a.settings.join(" ")),
-                tick(&b.settings.join(" ")),
+                tick(&words(&a.settings)),
+                tick(&words(&b.settings)),
             );
         }
         differ(
             &mut out,
             "agents",
-            tick(&self.agents.join(" ")),
-            tick(&other.agents.join(" ")),
+            tick(&words(&self.agents)),
+            tick(&words(&other.agents)),
         );
         differ(
             &mut out,
@@ -142,7 +153,7 @@ impl RunInfo {
             self.opening.to_string(),
             other.opening.to_string(),
         );
-        let shard = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+        let shard = |s: &Option<Shard>| s.map_or_else(|| "none".into(), |s| s.to_string());
         differ(&mut out, "shard", shard(&self.shard), shard(&other.shard));
         if out.is_empty() {
             differ(
@@ -163,6 +174,12 @@ fn differ(out: &mut Vec<String>, name: &str, there: String, here: String) {
     }
 }
 
+/// Values written as text, space-separated.
+fn words<T: ToString>(values: &[T]) -> String {
+    let words: Vec<String> = values.iter().map(ToString::to_string).collect();
+    words.join(" ")
+}
+
 fn tick(text: &str) -> String {
     format!("`{text}`")
 }
@@ -175,9 +192,9 @@ pub struct VariantInfo {
     /// Its name.
     pub name: String,
     /// Content hash of the compiled rules.
-    pub rules_hash: String,
+    pub rules_hash: Hex64,
     /// `--set` overrides applied.
-    pub settings: Vec<String>,
+    pub settings: Vec<Setting>,
     /// The readings its rules rest on, one per marked rule, in number order.
     pub readings: Vec<ReadingInfo>,
 }

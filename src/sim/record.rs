@@ -119,6 +119,11 @@ pub mod side_or_draw {
     }
 }
 
+/// A result, written `south`, `north` or `draw`, where the field itself may be missing (JSON's
+/// `null` for a game not over yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Winner(#[serde(with = "side_or_draw")] pub Option<Side>);
+
 /// One row of `games.csv`: one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -222,7 +227,8 @@ pub struct MoveRecord {
     pub turn: u32,
     /// Who moved.
     pub player: Side,
-    /// The hole played.
+    /// The move played, as its [`crate::engine::Move::slot`]: the hole, plus 32 for a
+    /// clockwise sowing the mover chose.
     pub hole: u32,
     /// Legal moves the player had.
     pub branching: u32,

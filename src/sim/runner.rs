@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
+
 use super::record::{GameRecord, MatchRecord, MoveRecord, Name};
 use super::{play_game, play_match, seed, Players};
 use crate::agents::AgentSpec;
@@ -96,8 +98,10 @@ impl Place {
     }
 }
 
-/// One of `m` disjoint slices of an experiment, `k` counted from 1: `--shard K/M`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One of `m` disjoint slices of an experiment, `k` counted from 1: `--shard K/M`, as
+/// `run.json` writes it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Shard {
     /// Which slice, from 1.
     pub k: u64,
@@ -120,6 +124,20 @@ impl Shard {
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.k, self.m)
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = ParseShardError;
+
+    fn try_from(text: String) -> Result<Shard, ParseShardError> {
+        text.parse()
+    }
+}
+
+impl From<Shard> for String {
+    fn from(shard: Shard) -> String {
+        shard.to_string()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::record::{GameRecord, Hex64, Name, SummaryRecord};
 use super::runner::Place;
+use crate::agents::Pairing;
 use crate::engine::EndClass;
 use crate::rules::Side;
 
@@ -384,11 +385,11 @@ struct Group {
 }
 
 impl Summary {
-    /// A summary of the games of a run of `pairings` (each `A,B`), `games` per variant,
-    /// pairing and seat order.
-    pub fn new(pairings: &[String], games: u64) -> Summary {
+    /// A summary of the games of a run of `pairings`, `games` per variant, pairing and seat
+    /// order.
+    pub fn new(pairings: &[Pairing], games: u64) -> Summary {
         Summary {
-            pairings: pairings.iter().map(|p| p.as_str().into()).collect(),
+            pairings: pairings.iter().map(|p| p.to_string().into()).collect(),
             games,
             groups: Vec::new(),
         }

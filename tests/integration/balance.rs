@@ -61,8 +61,8 @@ struct Lowest;
 
 impl Agent for Lowest {
     fn play(&mut self, game: &mut Game<'_>, _: &mut ChaCha8Rng) -> MoveReport {
-        let hole = game.legal_mask().trailing_zeros() as usize;
-        game.play(hole).expect("a legal hole plays")
+        let lowest = game.legal_moves()[0];
+        game.play(lowest).expect("a legal hole plays")
     }
 }
 

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sowlab::engine::{parse_move, Game, Match, MatchSetup, Position};
+use sowlab::engine::{Game, Match, MatchSetup, Move, Position};
 use sowlab::report::trace::{JsonRoundEnd, JsonState};
 use sowlab::rules::{Rules, Side};
 
@@ -15,17 +15,17 @@ use super::util;
 #[derive(Clone)]
 enum Step {
     Play {
-        hole: usize,
+        mv: Move,
         line: usize,
         expect: Option<Value>,
     },
     Legal {
         line: usize,
-        holes: Vec<usize>,
+        moves: Vec<Move>,
     },
     Refuse {
         line: usize,
-        hole: usize,
+        mv: Move,
         reason: String,
     },
     /// The round's game is over: score it and refill (matches only).
@@ -69,9 +69,9 @@ fn numbers<T: std::str::FromStr>(text: &str, line: usize) -> Result<Vec<T>, Stri
 }
 
 /// Moves as `trace --moves` takes them: `3`, or `3cw` / `3ccw` where the mover chooses.
-fn moves(text: &str, line: usize) -> Result<Vec<usize>, String> {
+fn moves(text: &str, line: usize) -> Result<Vec<Move>, String> {
     text.split_whitespace()
-        .map(|w| parse_move(w).ok_or(format!("line {line}: `{w}` is not a move")))
+        .map(|w| Move::parse(w).ok_or(format!("line {line}: `{w}` is not a move")))
         .collect()
 }
 
@@ -142,7 +142,7 @@ fn parse(text: &str) -> Result<Case, String> {
                 expect: serde_json::from_str(rest).map_err(|e| format!("line {line}: {e}"))?,
             }),
             "play" => case.steps.push(Step::Play {
-                hole: moves(rest, line)?[0],
+                mv: moves(rest, line)?[0],
                 line,
                 expect: None,
             }),
@@ -156,7 +156,7 @@ fn parse(text: &str) -> Result<Case, String> {
             },
             "legal" => case.steps.push(Step::Legal {
                 line,
-                holes: moves(rest, line)?,
+                moves: moves(rest, line)?,
             }),
             "refuse" => {
                 let (hole, reason) = rest
@@ -164,7 +164,7 @@ fn parse(text: &str) -> Result<Case, String> {
                     .ok_or(format!("line {line}: `refuse HOLE REASON`"))?;
                 case.steps.push(Step::Refuse {
                     line,
-                    hole: moves(hole, line)?[0],
+                    mv: moves(hole, line)?[0],
                     reason: reason.trim().to_string(),
                 });
             }
@@ -195,10 +195,10 @@ impl<'r> Playing<'r> {
         }
     }
 
-    fn state(&self, turn: u32, player: Side, hole: usize) -> Value {
+    fn state(&self, turn: u32, player: Side, mv: Move) -> Value {
         let state = match self {
-            Playing::Single(game) => JsonState::after(game, turn, player, hole),
-            Playing::Match(m) => JsonState::in_match(m, turn, player, hole),
+            Playing::Single(game) => JsonState::after(game, turn, player, mv),
+            Playing::Match(m) => JsonState::in_match(m, turn, player, mv),
         };
         serde_json::to_value(state).unwrap()
     }
@@ -235,39 +235,39 @@ fn run(case: &Case, rules: &Rules) -> Result<(), String> {
     let mut turn = 0;
     for step in &case.steps {
         match step {
-            Step::Play { hole, line, expect } => {
+            Step::Play { mv, line, expect } => {
                 turn += 1;
                 let game = playing.game();
                 let player = game.to_move().ok_or(format!(
                     "line {line}: move {turn}: the game is already over"
                 ))?;
-                game.play(*hole)
+                game.play(*mv)
                     .map_err(|e| format!("line {line}: move {turn}: {e}"))?;
-                let got = playing.state(turn, player, *hole);
+                let got = playing.state(turn, player, *mv);
                 if Some(&got) != expect.as_ref() {
                     return Err(format!(
-                        "line {line}: move {turn} (hole {hole})\n  expected {}\n  got      {got}",
+                        "line {line}: move {turn} ({mv})\n  expected {}\n  got      {got}",
                         expect.as_ref().unwrap()
                     ));
                 }
             }
-            Step::Legal { line, holes } => {
+            Step::Legal { line, moves } => {
                 let got = playing.game().legal_moves();
-                if &got != holes {
+                if &got != moves {
                     return Err(format!(
-                        "line {line}: legal moves: expected {holes:?}, got {got:?}"
+                        "line {line}: legal moves: expected {moves:?}, got {got:?}"
                     ));
                 }
             }
-            Step::Refuse { line, hole, reason } => match playing.game().play(*hole) {
+            Step::Refuse { line, mv, reason } => match playing.game().play(*mv) {
                 Ok(_) => {
                     return Err(format!(
-                        "line {line}: hole {hole} was played, expected refusal {reason}"
+                        "line {line}: {mv} was played, expected refusal {reason}"
                     ))
                 }
                 Err(e) if format!("{:?}", e.reason) != *reason => {
                     return Err(format!(
-                        "line {line}: hole {hole} refused with {:?}, expected {reason}",
+                        "line {line}: {mv} refused with {:?}, expected {reason}",
                         e.reason
                     ))
                 }
@@ -444,7 +444,7 @@ fn golden_runner_notices_a_wrong_expectation() {
                 Step::Legal { .. } | Step::Refuse { .. } => {
                     let mut wrong = case.clone();
                     match &mut wrong.steps[k] {
-                        Step::Legal { holes, .. } => holes.push(99),
+                        Step::Legal { moves, .. } => moves.push(Move::from_hole(31)),
                         Step::Refuse { reason, .. } => reason.push('?'),
                         Step::Play { .. } | Step::RoundEnd { .. } => unreachable!(),
                     }

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sowlab::engine::{EndReason, Event, Game, GameStats, Outcome, Position, Refusal, CLOCKWISE};
+use sowlab::engine::{EndReason, Event, Game, GameStats, Move, Outcome, Position, Refusal};
 use sowlab::report::trace::JsonState;
 use sowlab::rules::{Rules, Scoring, Side};
 
@@ -102,7 +102,7 @@ impl Chooser {
         }
     }
 
-    fn pick(&mut self, legal: &[usize]) -> usize {
+    fn pick(&mut self, legal: &[Move]) -> Move {
         let choice = match self.prefix.get(self.next) {
             Some(&c) => c,
             None => self.rng.gen(),
@@ -189,31 +189,35 @@ fn play_checked(v: &Variant, seed: u64, prefix: Vec<u32>) -> Result<Vec<JsonStat
             name,
             legal
         );
-        for &hole in &legal {
+        for &mv in &legal {
             prop_assert!(
-                hole % CLOCKWISE < holes && game.position().owner(hole % CLOCKWISE) == mover,
+                mv.hole() < holes && game.position().owner(mv.hole()) == mover,
                 "{}: {} is not {}'s hole",
                 name,
-                hole,
+                mv,
                 mover
             );
         }
 
         let before = snapshot(&game);
-        let off_board = [holes, holes + 1, 63, 64, 1000, usize::MAX];
-        for hole in (0..holes).filter(|h| !legal.contains(h)).chain(off_board) {
-            match game.play(hole) {
+        // Holes off the board, and every clockwise sowing (refused where the mover does not
+        // choose the direction).
+        let off_board = (holes..32).take(2).map(Move::from_hole);
+        let clockwise = (0..holes).map(|h| Move::new(h, true));
+        let others = (0..holes).map(Move::from_hole).chain(clockwise);
+        for mv in others.filter(|m| !legal.contains(m)).chain(off_board) {
+            match game.play(mv) {
                 Ok(report) => prop_assert!(
                     false,
-                    "{}: move {}: hole {} is not legal but played: {:?}",
+                    "{}: move {}: {} is not legal but played: {:?}",
                     name,
                     turn + 1,
-                    hole,
+                    mv,
                     report
                 ),
                 Err(e) => {
-                    prop_assert_eq!(e.hole, hole);
-                    if hole >= holes {
+                    prop_assert_eq!(e.mv, mv);
+                    if mv.hole() >= holes {
                         prop_assert_eq!(e.reason, Refusal::NoSuchHole);
                     }
                 }
@@ -221,10 +225,10 @@ fn play_checked(v: &Variant, seed: u64, prefix: Vec<u32>) -> Result<Vec<JsonStat
             prop_assert_eq!(
                 &snapshot(&game),
                 &before,
-                "{}: move {}: refusing hole {} changed the game",
+                "{}: move {}: refusing {} changed the game",
                 name,
                 turn + 1,
-                hole
+                mv
             );
         }
         prop_assert_eq!(
@@ -261,7 +265,9 @@ fn play_checked(v: &Variant, seed: u64, prefix: Vec<u32>) -> Result<Vec<JsonStat
             name,
             turn + 1
         );
-        let report = report.unwrap_or_default();
+        let Ok(report) = report else {
+            unreachable!("asserted legal above")
+        };
         let drops = events
             .iter()
             .filter(|e| matches!(e, Event::Drop { .. }))
@@ -329,7 +335,7 @@ fn check_end(v: &Variant, game: &mut Game<'_>, turn: u32) -> Result<(), TestCase
         name
     );
     for hole in 0..rules.holes() {
-        let refusal = game.play(hole).map_err(|e| e.reason);
+        let refusal = game.play(Move::from_hole(hole)).map_err(|e| e.reason);
         prop_assert_eq!(
             refusal,
             Err(Refusal::GameOver),
@@ -467,8 +473,8 @@ proptest! {
                 let legal = game.clone().legal_moves();
                 let report = game.play_random(&mut rng);
                 prop_assert!(report.is_some(), "{}: not over, but play_random played nothing", &v.name);
-                let hole = report.map_or(usize::MAX, |r| r.hole);
-                prop_assert!(legal.contains(&hole), "{}: play_random played {} not in {:?}", &v.name, hole, legal);
+                let played = report.map(|r| r.mv);
+                prop_assert!(played.is_some_and(|m| legal.contains(&m)), "{}: play_random played {:?} not in {:?}", &v.name, played, legal);
                 prop_assert_eq!(seeds_in_play(game.position()), v.rules.total_seeds(), "{}: conservation", &v.name);
                 turn += 1;
             }

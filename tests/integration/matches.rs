@@ -84,7 +84,7 @@ fn play_match(name: &str, rules: &Rules, seed: u64) -> Result<(), TestCaseError>
             let mover = game.to_move().unwrap();
             let closed = game.position().closed();
             let owned = game.position().owned(mover);
-            for hole in game.legal_moves() {
+            for hole in game.legal_moves().iter().map(|m| m.hole()) {
                 prop_assert!(
                     closed >> hole & 1 == 0,
                     "{}: closed hole {} legal",

@@ -9,7 +9,7 @@ mod reference;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sowlab::engine::Game;
+use sowlab::engine::{Game, Move};
 use sowlab::rules::{Rules, Side};
 
 use super::util::variant;
@@ -120,10 +120,11 @@ fn compare(rules: &Rules, games: u64, mut fresh: impl FnMut() -> Box<dyn Referen
                 "to move, {}",
                 context()
             );
-            let legal = ours.legal_moves();
+            // Both variants sow in a fixed direction: a move is its hole.
+            let legal: Vec<usize> = ours.legal_moves().iter().map(|m| m.hole()).collect();
             assert_eq!(legal, theirs.legal_moves(), "legal moves, {}", context());
             let hole = legal[rng.gen_range(0..legal.len())];
-            ours.play(hole).unwrap();
+            ours.play(Move::from_hole(hole)).unwrap();
             theirs.play(hole).unwrap();
             turn += 1;
             moves += 1;

@@ -316,7 +316,7 @@ fn chunked_run(matches: bool) -> (Experiment, RunInfo) {
         commit: "test".into(),
         command: "test".into(),
         variants: Vec::new(),
-        agents: vec!["random,random".into()],
+        agents: vec!["random,random".parse().unwrap()],
         games,
         seed: 11,
         moves: !matches,

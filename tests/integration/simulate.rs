@@ -103,7 +103,7 @@ fn experiment() -> (Experiment, RunInfo) {
         commit: "test".into(),
         command: "test".into(),
         variants: Vec::new(),
-        agents: vec!["random,random".into()],
+        agents: vec!["random,random".parse().unwrap()],
         games: 1500,
         seed: 3,
         moves: true,

@@ -6,6 +6,7 @@
 //! does not follow (it captures only when the opposite house is occupied); and their table of
 //! small boards could not be checked from a source here.
 
+use sowlab::engine::Move;
 use sowlab::rules::Rules;
 use sowlab::solve::{self, Limits, SolveError, Value};
 
@@ -39,7 +40,7 @@ fn solved(name: &str, holes: u32, seeds: u32) -> solve::Solution {
 fn kalah_1_1_is_a_draw() {
     let s = solved("kalah", 1, 1);
     assert_eq!(s.value, value(0, 0));
-    assert_eq!(s.best(), vec![0]);
+    assert_eq!(s.best(), vec![Move::from_hole(0)]);
     assert_eq!(s.value.winner(), None);
 }
 
@@ -79,8 +80,9 @@ fn kalah_1_3_is_won_by_6() {
 fn kalah_2_1_is_won_by_2_playing_the_hole_next_to_the_store() {
     let s = solved("kalah", 2, 1);
     assert_eq!(s.value, value(1, 2));
-    assert_eq!(s.moves, vec![(0, value(-1, -2)), (1, value(1, 2))]);
-    assert_eq!(s.best(), vec![1]);
+    let [first, second] = [0, 1].map(Move::from_hole);
+    assert_eq!(s.moves, vec![(first, value(-1, -2)), (second, value(1, 2))]);
+    assert_eq!(s.best(), vec![second]);
 }
 
 /// Oware(1,2), a game that ends by repetition. Stores are kept, not sown; a sowing skips its

@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::super::args::{BalanceArgs, CompareArgs, RunArgs, SweepArgs};
-use super::super::values::{Pairing, Setting};
 use super::super::{repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
 use super::simulate::{execute, plan, Plan, Source};
+use crate::agents::Pairing;
+use crate::lang::Setting;
 use crate::made;
 use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;

@@ -6,17 +6,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use super::super::args::{MergeArgs, RunArgs, SimulateArgs};
-use super::super::values::Setting;
 use super::super::{
     load_rules, progress, repeated, run_flags, Closing, Console, Error, Outcome, Wrote,
 };
 use crate::engine::Match;
+use crate::lang::Setting;
 use crate::made;
 use crate::outdir::{Kind, OutDir};
 use crate::rules::Rules;
 use crate::sim::merge::{shard_flag, Shards};
 use crate::sim::output::{self, Finish, Job, ReadingInfo, RunInfo, VariantInfo};
-use crate::sim::record::Name;
+use crate::sim::record::{Hex64, Name};
 use crate::sim::runner::{units, Entrant, Experiment, Shard};
 
 /// Validated simulation settings: compiled variants, parsed agents.
@@ -37,10 +37,10 @@ pub type Source = (PathBuf, Vec<Setting>);
 /// # Errors
 /// Unreadable or invalid variants, two variants with one label.
 pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Result<Plan, Error> {
-    let pairings: Vec<String> = run.agents.iter().map(ToString::to_string).collect();
+    let pairings = &run.agents;
     let twice = (1..pairings.len()).find(|&i| pairings[..i].contains(&pairings[i]));
     if let Some(i) = twice {
-        return Err(Error::SamePairing(pairings[i].clone()));
+        return Err(Error::SamePairing(pairings[i].to_string()));
     }
     let mut compiled: Vec<(Name, Rules)> = Vec::new();
     let mut infos = Vec::new();
@@ -51,8 +51,8 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
                 return Err(Error::NoMatch(file.clone(), e));
             }
         }
-        let written: Vec<String> = settings.iter().map(ToString::to_string).collect();
         let label = if tagged {
+            let written: Vec<String> = settings.iter().map(ToString::to_string).collect();
             format!("{} [{}]", rules.provenance.name, written.join(" "))
         } else {
             rules.provenance.name.clone()
@@ -63,8 +63,8 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         infos.push(VariantInfo {
             file: file.display().to_string(),
             name: label.clone(),
-            rules_hash: rules.hash(),
-            settings: written,
+            rules_hash: Hex64(rules.content_hash()),
+            settings: settings.clone(),
             readings: ReadingInfo::of(&rules),
         });
         compiled.push((label.into(), rules));
@@ -91,7 +91,7 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
         commit: made::COMMIT.into(),
         command,
         variants: infos,
-        agents: pairings,
+        agents: pairings.clone(),
         games: run.games,
         seed: run.seed,
         moves,
@@ -143,7 +143,7 @@ pub fn execute(
     let total = plan.experiment.units();
     let units = match shard {
         Some(shard) => {
-            info.shard = Some(shard.to_string());
+            info.shard = Some(shard);
             info.command.push_str(&shard_flag(shard));
             shard.units(total)
         }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::super::args::SolveArgs;
 use super::super::{load_rules, Console, Error, Outcome};
-use crate::engine::move_name;
+use crate::engine::Move;
 use crate::rules::{Rules, Side};
 use crate::solve::{self, Limits, SolveError, Value};
 
@@ -52,7 +52,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         error,
     })?;
     let seconds = started.elapsed().as_secs_f64();
-    let name = |mv: usize| move_name(&rules, mv);
+    let name = |mv: Move| mv.name(&rules);
     let text = if args.json {
         let line = JsonSolution {
             variant: rules.provenance.name.clone(),

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::super::args::TraceArgs;
 use super::super::{load_rules, Console, Error, Outcome};
-use crate::engine::{move_name, Event, Match, Table};
+use crate::engine::{Event, Match, Move, Table};
 use crate::report::trace::{
     describe_move, describe_round_end, picture, JsonOverAtStart, JsonRoundEnd, JsonState,
     OverAtStart,
@@ -42,7 +42,7 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     close_rounds(&mut table, args.json, &mut print)?;
     // One planned move per turn, or `None` for a random one; never a list as long as
     // `--random` (which may be ten million).
-    let planned: Box<dyn Iterator<Item = Option<usize>>> = match &args.moves {
+    let planned: Box<dyn Iterator<Item = Option<Move>>> = match &args.moves {
         Some(moves) => Box::new(moves.iter().map(|&m| Some(m))),
         None => Box::new(std::iter::repeat_n(None, args.random.unwrap_or(0) as usize)),
     };
@@ -73,7 +73,7 @@ pub fn run(args: &TraceArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                     turn,
                     error,
                     side: player,
-                    legal: legal.into_iter().map(|m| move_name(&rules, m)).collect(),
+                    legal: legal.into_iter().map(|m| m.name(&rules)).collect(),
                 });
             }
         };

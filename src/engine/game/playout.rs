@@ -53,7 +53,7 @@ impl Game<'_> {
     /// Draws a legal move uniformly at random, sowing candidates as needed; `None` if there is
     /// none (the game is over).
     #[inline(always)]
-    pub(super) fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<usize> {
+    pub(super) fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<Move> {
         // Rejection without replacement: a uniform pick among the untried-or-legal candidates,
         // dropping illegal ones as they are found, is a uniform pick among the legal moves.
         let mut pool = self.turn.candidates & !(self.turn.examined & !self.turn.legal);
@@ -62,16 +62,16 @@ impl Game<'_> {
             if self.known_legal(mv) || self.examine(mv) {
                 return Some(mv);
             }
-            pool &= !(1 << mv);
+            pool &= !mv.bit();
         }
         None
     }
 }
 
-/// The position of the `n`-th set bit of `mask`.
-fn nth_bit(mut mask: u64, n: u32) -> usize {
+/// The `n`-th move of a move mask.
+fn nth_bit(mut mask: u64, n: u32) -> Move {
     for _ in 0..n {
         mask &= mask - 1;
     }
-    mask.trailing_zeros() as usize
+    Move::lowest(mask)
 }

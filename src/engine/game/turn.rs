@@ -8,7 +8,7 @@ use super::*;
 /// holes per move instead of every candidate.
 #[derive(Default)]
 pub(super) struct Turn {
-    /// The moves the player to move could make, as a bit mask (holes; `CLOCKWISE` above them).
+    /// The moves the player to move could make, as a mask of [`Move::bit`]s.
     pub(super) candidates: u64,
     /// Candidates already sown.
     pub(super) examined: u64,
@@ -22,10 +22,10 @@ pub(super) struct Turn {
     /// Examined moves refused only because they do not feed the opponent.
     pub(super) not_feeding: u64,
     /// A legal move already drawn at random for this turn by [`Game::random_playout`].
-    pub(super) drawn: Option<usize>,
+    pub(super) drawn: Option<Move>,
     /// Seeds sown past the end of the mover's row leave the board this turn (`bear off`).
     pub(super) bear_off: bool,
-    /// The result of each examined move, by move.
+    /// The result of each examined move, by [`Move::slot`].
     pub(super) results: Vec<(Position, Sown)>,
 }
 
@@ -44,11 +44,8 @@ impl Clone for Turn {
         let mut results = std::mem::take(&mut self.results);
         if results.len() == source.results.len() {
             // Only the examined moves' results are ever read: the others need not be copied.
-            let mut examined = source.examined;
-            while examined != 0 {
-                let mv = examined.trailing_zeros() as usize;
-                results[mv] = source.results[mv];
-                examined &= examined - 1;
+            for mv in Move::all_in(source.examined) {
+                results[mv.slot()] = source.results[mv.slot()];
             }
         } else {
             results.clone_from(&source.results);
@@ -61,33 +58,31 @@ impl Game<'_> {
     /// The legal moves of the player to move, as a bit mask of moves (sows every candidate
     /// not yet tried).
     pub fn legal_mask(&mut self) -> u64 {
-        let mut unknown = self.turn.candidates & !self.turn.examined;
-        while unknown != 0 {
-            self.examine(unknown.trailing_zeros() as usize);
-            unknown &= unknown - 1;
+        for mv in Move::all_in(self.turn.candidates & !self.turn.examined) {
+            self.examine(mv);
         }
         self.turn.legal
     }
 
-    /// The legal moves of the player to move, ascending: holes, and where the mover chooses
-    /// the direction, holes plus [`CLOCKWISE`] for clockwise sowings.
-    pub fn legal_moves(&mut self) -> Vec<usize> {
-        let mask = self.legal_mask();
-        (0..64).filter(|p| mask >> p & 1 == 1).collect()
+    /// The legal moves of the player to move, in [`Move`]'s order: by hole, and where the
+    /// mover chooses the direction, the clockwise sowings after the others.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        Move::all_in(self.legal_mask()).collect()
     }
 
     /// The position a legal move leads to, before end rules and passes: for agents that look
     /// at the immediate result of a move.
-    pub fn preview(&mut self, mv: usize) -> Option<&Position> {
-        (mv < self.turn.results.len() && self.examine(mv)).then(|| &self.turn.results[mv].0)
+    pub fn preview(&mut self, mv: Move) -> Option<&Position> {
+        (mv.slot() < self.turn.results.len() && self.examine(mv))
+            .then(|| &self.turn.results[mv.slot()].0)
     }
 
-    pub(super) fn check(&mut self, mv: usize) -> Result<(), PlayError> {
-        let refuse = |reason| Err(PlayError { hole: mv, reason });
+    pub(super) fn check(&mut self, mv: Move) -> Result<(), PlayError> {
+        let refuse = |reason| Err(PlayError { mv, reason });
         if self.outcome.is_some() {
             return refuse(Refusal::GameOver);
         }
-        if mv % CLOCKWISE >= self.rules.holes() || mv >= self.turn.results.len() {
+        if mv.hole() >= self.rules.holes() || mv.slot() >= self.turn.results.len() {
             return refuse(Refusal::NoSuchHole);
         }
         if !self.examine(mv) {
@@ -97,8 +92,8 @@ impl Game<'_> {
     }
 
     /// Why an illegal move is illegal (sowing it again: this is the error path).
-    pub(super) fn refusal(&self, mv: usize) -> Refusal {
-        let hole = mv % CLOCKWISE;
+    pub(super) fn refusal(&self, mv: Move) -> Refusal {
+        let hole = mv.hole();
         let bit = 1u64 << hole;
         let position = &self.position;
         if position.owner(hole) != position.to_move {
@@ -123,11 +118,11 @@ impl Game<'_> {
             return Refusal::Direction;
         }
         if self.position.candidates(position.to_move, 1) & bit != 0
-            && self.turn.candidates >> mv & 1 == 0
+            && self.turn.candidates & mv.bit() == 0
         {
             return Refusal::Opening;
         }
-        if self.turn.not_feeding >> mv & 1 != 0 {
+        if self.turn.not_feeding & mv.bit() != 0 {
             return Refusal::DoesNotFeed;
         }
         let mut after = self.position;
@@ -143,9 +138,9 @@ impl Game<'_> {
     /// What the interpreter needs to know of move `mv`; `None` if its hole cannot be sown in
     /// the direction it asks.
     #[inline(always)]
-    pub(super) fn context(&self, mv: usize) -> Option<Context> {
-        let hole = mv % CLOCKWISE;
-        let clockwise = mv >= CLOCKWISE;
+    pub(super) fn context(&self, mv: Move) -> Option<Context> {
+        let hole = mv.hole();
+        let clockwise = mv.clockwise();
         let counterclockwise = Direction::Counterclockwise;
         let direction = match self.rules.program.sowing.direction {
             DirectionRule::Fixed(d) => (!clockwise).then_some(d)?,
@@ -287,13 +282,10 @@ impl Game<'_> {
         }
         if sowing.direction.has_choice() {
             let mut moves = 0;
-            let mut rest = holes;
-            while rest != 0 {
-                let hole = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                for mv in [hole, hole + CLOCKWISE] {
+            for hole in Move::all_in(holes).map(Move::hole) {
+                for mv in [Move::new(hole, false), Move::new(hole, true)] {
                     if self.context(mv).is_some() {
-                        moves |= 1 << mv;
+                        moves |= mv.bit();
                     }
                 }
             }
@@ -304,9 +296,9 @@ impl Game<'_> {
     }
 
     /// Whether move `mv` is legal for the player to move, sowing it if that is not known yet.
-    pub(super) fn examine(&mut self, mv: usize) -> bool {
+    pub(super) fn examine(&mut self, mv: Move) -> bool {
         let turn = &mut self.turn;
-        let bit = 1u64 << mv;
+        let bit = mv.bit();
         if turn.examined & bit != 0 {
             return turn.legal & bit != 0;
         }
@@ -321,12 +313,12 @@ impl Game<'_> {
         };
         let turn = &mut self.turn;
         // Sow straight into the turn's slot for this move: no copy on the hot path.
-        let (after, kept) = &mut turn.results[mv];
+        let (after, kept) = &mut turn.results[mv.slot()];
         *after = self.position;
-        match sow(rules, after, mv % CLOCKWISE, ctx, &mut (), kept) {
+        match sow(rules, after, mv.hole(), ctx, &mut (), kept) {
             Ok(()) => {
-                let (after, sown) = &self.turn.results[mv];
-                if !self.passes_filter(mv % CLOCKWISE, after, sown) {
+                let (after, sown) = &self.turn.results[mv.slot()];
+                if !self.passes_filter(mv.hole(), after, sown) {
                     // Refused by the move filter.
                 } else if self.turn.must_feed && !feeds(rules, after, sown, side) {
                     self.turn.not_feeding |= bit;
@@ -344,7 +336,7 @@ impl Game<'_> {
                 }
                 // Legal; choosing it ends the game, from the position before the move.
                 turn.legal |= bit;
-                turn.results[mv] = (
+                turn.results[mv.slot()] = (
                     self.position,
                     Sown {
                         endless: true,
@@ -362,22 +354,23 @@ impl Game<'_> {
     /// Whether candidate `mv` of the player to move is known to be legal without sowing it:
     /// the turn is sure, or the move's lap lands on an empty hole.
     #[inline(always)]
-    pub(super) fn known_legal(&self, mv: usize) -> bool {
+    pub(super) fn known_legal(&self, mv: Move) -> bool {
         self.turn.sure || self.lands_on_empty(mv)
     }
 
     /// Whether candidate `mv`'s lap ends in an empty hole before coming round, which ends the
     /// move, so that it is legal (`Dispatch::ends_on_empty`).
     #[inline(always)]
-    pub(super) fn lands_on_empty(&self, mv: usize) -> bool {
+    pub(super) fn lands_on_empty(&self, mv: Move) -> bool {
         let position = &self.position;
         if !self.rules.dispatch.ends_on_empty || self.turn.must_feed || position.closed != 0 {
             return false;
         }
-        // The direction is fixed, so the move is its hole.
-        let landing = &self.rules.geometry.landing[position.to_move.index()][mv];
+        // The direction is fixed, so the move's slot is its hole.
+        let hole = mv.slot();
+        let landing = &self.rules.geometry.landing[position.to_move.index()][hole];
         landing
-            .get(usize::from(position.seeds[mv]))
+            .get(usize::from(position.seeds[hole]))
             .and_then(|&at| position.seeds.get(usize::from(at)))
             == Some(&0)
     }
@@ -393,7 +386,7 @@ impl Game<'_> {
         }
         let mut unknown = self.turn.candidates & !self.turn.examined;
         while unknown != 0 {
-            let mv = unknown.trailing_zeros() as usize;
+            let mv = Move::lowest(unknown);
             if self.lands_on_empty(mv) || self.examine(mv) {
                 return true;
             }
@@ -520,21 +513,22 @@ mod tests {
                     let legal = tried.legal_mask();
                     // Known legal unsown is legal; a landing on an empty hole ends the move
                     // with its first lap.
-                    for mv in (0..64).filter(|&mv| tried.turn.candidates >> mv & 1 == 1) {
+                    for mv in Move::all_in(tried.turn.candidates) {
                         if tried.known_legal(mv) {
-                            assert_eq!(legal >> mv & 1, 1, "{name}: move {mv}");
+                            assert_ne!(legal & mv.bit(), 0, "{name}: move {mv:?}");
                         }
                         if tried.lands_on_empty(mv) {
-                            assert_eq!(tried.turn.results[mv].1.laps, 1, "{name}: move {mv}");
+                            let laps = tried.turn.results[mv.slot()].1.laps;
+                            assert_eq!(laps, 1, "{name}: move {mv:?}");
                         }
                     }
                     let report = drawn.play_random(&mut rng).expect("the game is not over");
-                    if tried.known_legal(report.hole) {
+                    if tried.known_legal(report.mv) {
                         unsown += 1;
                     } else {
                         tried_first += 1;
                     }
-                    assert_eq!(tried.play(report.hole), Ok(report));
+                    assert_eq!(tried.play(report.mv), Ok(report));
                     assert_eq!(tried.position, drawn.position);
                     // Trying every move counts every endless one refused; drawing, only those
                     // drawn.
@@ -569,26 +563,28 @@ mod tests {
         let board = [3, 0, 2, 0, 0, 1, 2, 10, 10, 10, 10, 0];
         let position = Position::from_setup(&rules, &board, [0, 0], Side::South).expect("48");
         let game = Game::from_position(&rules, position);
-        assert!(game.known_legal(0)); // 1, 2, 3: hole 3 was empty
-        assert!(game.known_legal(2)); // 3, 4: hole 4 was empty
-        assert!(!game.known_legal(5)); // 6 holds two: the sowing relays from there
-        for (hole, after) in [
+        let hole = Move::from_hole;
+        assert!(game.known_legal(hole(0))); // 1, 2, 3: hole 3 was empty
+        assert!(game.known_legal(hole(2))); // 3, 4: hole 4 was empty
+        assert!(!game.known_legal(hole(5))); // 6 holds two: the sowing relays from there
+        for (played_hole, after) in [
             (0, [0, 1, 3, 1, 0, 1, 2, 10, 10, 10, 10, 0]),
             (2, [3, 0, 0, 1, 1, 1, 2, 10, 10, 10, 10, 0]),
         ] {
             let mut played = game.clone();
-            let sown = played.sow_in_place(hole);
-            assert_eq!(played.position.board(), after, "hole {hole}");
-            assert_eq!(played.position.stores(), [0, 0], "hole {hole}");
+            let sown = played.sow_in_place(hole(played_hole));
+            let context = format!("hole {played_hole}");
+            assert_eq!(played.position.board(), after, "{context}");
+            assert_eq!(played.position.stores(), [0, 0], "{context}");
             assert_eq!(
                 (sown.laps, sown.drops, sown.captures),
-                (1, u32::from(board[hole]), 0),
-                "hole {hole}"
+                (1, u32::from(board[played_hole]), 0),
+                "{context}"
             );
         }
         // The landings are worked out for open holes only: with a closed hole, sow first.
         let mut closed = position;
         closed.closed = 1 << 1;
-        assert!(!Game::from_position(&rules, closed).known_legal(0));
+        assert!(!Game::from_position(&rules, closed).known_legal(hole(0)));
     }
 }
