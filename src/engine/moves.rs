@@ -11,8 +11,10 @@ pub const MOVE_SLOTS: usize = 2 * CLOCKWISE_SLOT;
 
 /// A move: a hole, and whether it is sown clockwise where the variant lets the mover choose.
 /// Ordered as the legal-move lists are: counter-clockwise sowings by hole, then clockwise ones.
+// The slot is held in 32 bits, not 8: a byte cost the random loops 8 to 11 instructions a move
+// in widenings (docs/speed.md, "Inlining the engine keeps").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move(u8);
+pub struct Move(u32);
 
 impl Move {
     /// The move that plays `hole` in the variant's own direction (counter-clockwise where the
@@ -25,7 +27,7 @@ impl Move {
     /// chooses the direction can play).
     pub fn new(hole: usize, clockwise: bool) -> Move {
         debug_assert!(hole < CLOCKWISE_SLOT);
-        Move((hole + usize::from(clockwise) * CLOCKWISE_SLOT) as u8)
+        Move((hole + usize::from(clockwise) * CLOCKWISE_SLOT) as u32)
     }
 
     /// The hole played.
@@ -41,13 +43,13 @@ impl Move {
     /// Its slot, below [`MOVE_SLOTS`]: the bit of a move mask, the index of a per-move table,
     /// and the number `moves.csv` records.
     pub fn slot(self) -> usize {
-        usize::from(self.0)
+        self.0 as usize
     }
 
     /// The move in slot `slot` (below [`MOVE_SLOTS`]).
     pub fn from_slot(slot: usize) -> Move {
         debug_assert!(slot < MOVE_SLOTS);
-        Move(slot as u8)
+        Move(slot as u32)
     }
 
     /// Its bit in a move mask (for a move in the variant's own direction, its hole's bit in a
@@ -59,7 +61,7 @@ impl Move {
     /// The lowest move of a non-empty move mask.
     pub fn lowest(mask: u64) -> Move {
         debug_assert!(mask != 0);
-        Move(mask.trailing_zeros() as u8)
+        Move(mask.trailing_zeros())
     }
 
     /// The moves of a move mask, in order.
