@@ -11,8 +11,8 @@ pub const MOVE_SLOTS: usize = 2 * CLOCKWISE_SLOT;
 
 /// A move: a hole, and whether it is sown clockwise where the variant lets the mover choose.
 /// Ordered as the legal-move lists are: counter-clockwise sowings by hole, then clockwise ones.
-// The slot is held in 32 bits, not 8: a byte cost the random loops 8 to 11 instructions a move
-// in widenings (docs/speed.md, "Inlining the engine keeps").
+// The slot is held in 32 bits, not 8: a byte is widened at every use, which slowed the random
+// loops (docs/speed.md, "The shortcuts, held to the plain path").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(u32);
 

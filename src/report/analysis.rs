@@ -534,13 +534,9 @@ pub(crate) fn for_each_row<T: DeserializeOwned>(
     path: &Path,
     mut each: impl FnMut(T),
 ) -> Result<(), OutputError> {
-    let error = |source: csv::Error| OutputError::Csv {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut reader = csv::Reader::from_path(path).map_err(error)?;
+    let mut reader = csv::Reader::from_path(path).map_err(OutputError::csv(path))?;
     for row in reader.deserialize::<T>() {
-        each(row.map_err(error)?);
+        each(row.map_err(OutputError::csv(path))?);
     }
     Ok(())
 }

@@ -130,7 +130,7 @@ struct SkillRow<'a> {
     low: Option<f64>,
     high: Option<f64>,
     /// `yes`, `not shown` (the interval reaches ½) or `no`.
-    beats: &'static str,
+    beats: Beats,
 }
 
 /// A rung against the one below it, in one variant.
@@ -142,16 +142,49 @@ struct Step {
     score: Option<(f64, f64, f64)>,
 }
 
+/// Whether a rung beat the one below it; `skill.csv` writes it `yes`, `not shown`, `no` or
+/// `n/a`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+enum Beats {
+    /// Its score's interval lies above ½.
+    #[serde(rename = "yes")]
+    Yes,
+    /// Its score is above ½, but the interval reaches ½.
+    #[serde(rename = "not shown")]
+    NotShown,
+    /// It scored ½ or less.
+    #[serde(rename = "no")]
+    No,
+    /// No game between them was scored.
+    #[serde(rename = "n/a")]
+    NotScored,
+}
+
+impl Beats {
+    /// Whether the step climbs: it counts in the skill trace.
+    fn climbs(self) -> bool {
+        matches!(self, Beats::Yes | Beats::NotShown)
+    }
+
+    /// The answer as the report's table gives it.
+    fn words(self) -> &'static str {
+        match self {
+            Beats::Yes => "yes",
+            Beats::NotShown => "not shown: the interval reaches ½",
+            Beats::No => "no: it is not stronger here",
+            Beats::NotScored => "n/a: no finished game",
+        }
+    }
+}
+
 impl Step {
-    /// Whether the stronger rung beat the one below: `yes` when its score's interval lies
-    /// above ½, `not shown` when the score is above ½ but the interval reaches it, `no` when it
-    /// scored ½ or less, `n/a` when no game between them was scored.
-    fn beats(&self) -> &'static str {
+    /// Whether the stronger rung beat the one below.
+    fn beats(&self) -> Beats {
         match self.score {
-            Some((_, low, _)) if low > 0.5 => "yes",
-            Some((score, _, _)) if score > 0.5 => "not shown",
-            Some(_) => "no",
-            None => "n/a",
+            Some((_, low, _)) if low > 0.5 => Beats::Yes,
+            Some((score, _, _)) if score > 0.5 => Beats::NotShown,
+            Some(_) => Beats::No,
+            None => Beats::NotScored,
         }
     }
 }
@@ -479,7 +512,7 @@ fn skill_section(variant: &str, steps: &[Step]) -> Vec<Block> {
     let mut blocks = Vec::new();
     let out_of_order: Vec<String> = steps
         .iter()
-        .filter(|s| s.beats() == "no")
+        .filter(|s| s.beats() == Beats::No)
         .map(|s| {
             let score = s
                 .score
@@ -496,7 +529,7 @@ fn skill_section(variant: &str, steps: &[Step]) -> Vec<Block> {
     }
     let climbing: Vec<f64> = steps
         .iter()
-        .filter(|s| matches!(s.beats(), "yes" | "not shown"))
+        .filter(|s| s.beats().climbs())
         .filter_map(|s| s.score.map(|(v, _, _)| v))
         .collect();
     let all: Vec<f64> = steps
@@ -540,12 +573,7 @@ fn skill_section(variant: &str, steps: &[Step]) -> Vec<Block> {
                     s.stronger.clone(),
                     s.finished.to_string(),
                     s.score.map_or_else(|| "n/a".into(), with_interval),
-                    match s.beats() {
-                        "yes" => "yes".into(),
-                        "not shown" => "not shown: the interval reaches ½".into(),
-                        "no" => "no: it is not stronger here".into(),
-                        _ => "n/a: no finished game".into(),
-                    },
+                    s.beats().words().into(),
                 ]
             })
             .collect(),
@@ -743,7 +771,7 @@ mod tests {
         assert!((lo - 0.293_65).abs() < 1e-4, "{lo}");
         assert!((hi - 0.928_57).abs() < 1e-4, "{hi}");
         // Above ½, but its interval reaches it.
-        assert_eq!(steps[0].beats(), "not shown");
+        assert_eq!(steps[0].beats(), Beats::NotShown);
     }
 
     /// A ladder a < b < c in which c loses to b (1 win in 10): the step is flagged, and the
@@ -763,7 +791,7 @@ mod tests {
         });
         assert_eq!(
             steps.iter().map(Step::beats).collect::<Vec<_>>(),
-            ["yes", "no"]
+            [Beats::Yes, Beats::No]
         );
         let blocks = skill_section("V", &steps);
         let Block::Warning(warning) = &blocks[0] else {

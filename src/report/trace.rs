@@ -11,7 +11,7 @@ use crate::engine::{
     RoundResult, Table,
 };
 use crate::lang::award_text;
-use crate::rules::{NoMove, Rules, Scoring, Side, Unfeedable};
+use crate::rules::{GrandSlam, NoMove, Rules, Scoring, Side, Unfeedable};
 use crate::sim::record::Winner;
 
 /// A game over before its first move, and why: the player to move first had no legal move.
@@ -427,6 +427,26 @@ pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
     out
 }
 
+/// What a grand slam did under `policy`, after "grand slam, ".
+fn grand_slam_words(policy: GrandSlam) -> &'static str {
+    match policy {
+        // Never told: a grand slam that captures as usual is no event.
+        GrandSlam::Captures => "taken as any capture",
+        GrandSlam::CapturesNothing => "nothing taken",
+        GrandSlam::Forbidden => "so the move is illegal",
+        GrandSlam::CapturesThenExtraTurn => "taken, and the mover plays again",
+        GrandSlam::CapturesOpponentTakesRest => {
+            "taken, and the game ends: the seeds left go to the opponent"
+        }
+        GrandSlam::AllButFirstHole => {
+            "taken but for the first hole of their row (in the direction of sowing)"
+        }
+        GrandSlam::AllButLastHole => {
+            "taken but for the last hole of their row (in the direction of sowing)"
+        }
+    }
+}
+
 /// A readable account of one move: every lap, every capture, and what followed.
 pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
     let mut out = String::new();
@@ -471,8 +491,13 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
             }
             Event::GrandSlam { rule } => {
                 flush(&mut out, &mut drops);
-                let name = &rules.program.captures[*rule].name;
-                let _ = writeln!(out, "    capture \"{name}\" would take all the opponent's seeds: grand slam, nothing taken");
+                let capture = &rules.program.captures[*rule];
+                let _ = writeln!(
+                    out,
+                    "    capture \"{}\" would take all the opponent's seeds: grand slam, {}",
+                    capture.name,
+                    grand_slam_words(capture.grand_slam)
+                );
             }
             Event::Land { at, count } => {
                 flush(&mut out, &mut drops);
@@ -538,5 +563,53 @@ fn position_name(rules: &Rules, p: usize) -> String {
         format!("{side}-store")
     } else {
         p.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Position;
+
+    /// Ouri's grand slam captures, and the mover plays again: the trace says so, not that
+    /// nothing was taken.
+    #[test]
+    fn a_grand_slam_is_told_as_the_rule_plays_it() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/catalogue/ouri.sow");
+        let rules = crate::lang::compile_path(&path, &[]).expect("ouri compiles");
+        //   North   0  0  0  0  1  1      (holes 11 to 6)
+        //   South   3  0  0  0  0  2      (holes 0 to 5), to move; stores 20 and 21
+        let board = [3, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0];
+        let position = Position::from_setup(&rules, &board, [20, 21], Side::South).expect("48");
+        let mut game = Game::from_position(&rules, position);
+        let mut events = Vec::new();
+        let report = game
+            .play_traced(Move::from_hole(5), &mut events)
+            .expect("legal");
+        let text = describe_move(&rules, 1, &report, &events);
+        // Hole 5's two seeds make North's 6 and 7 twos; the last, in 7, takes 7 and then 6:
+        // every seed North has.
+        assert_eq!(
+            text,
+            "move 1: south plays hole 5
+  lap 1: lifts 2 from hole 5
+    sows 6 7
+    last seed in 7 (now 2)
+    capture \"twos and threes\" would take all the opponent's seeds: grand slam, taken, and the mover plays again
+    another turn for south
+    capture \"twos and threes\": 4 from hole 6, 7 to south
+"
+        );
+        // South's extra turn cannot feed North's empty row (hole 0's three seeds stop in 3),
+        // so South, to move, takes the three seeds left (R18) and the game is over.
+        let after = game.position();
+        assert_eq!(after.board(), [0; 12]);
+        assert_eq!(after.stores(), [27, 21]);
+        let outcome = game.outcome().expect("over");
+        assert_eq!(
+            (outcome.reason, outcome.winner),
+            (EndReason::Unfeedable, Some(Side::South))
+        );
     }
 }

@@ -159,15 +159,11 @@ fn share(k: u64, n: u64) -> String {
 /// # Errors
 /// A missing or malformed `summary.csv` (or `matches.csv` in a match run).
 pub fn read(dir: &Path) -> Result<Vec<Endings>, OutputError> {
-    let csv_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| OutputError::Csv { path, source }
-    };
     let mut endings: Vec<Endings> = Vec::new();
     let summary = dir.join("summary.csv");
-    let mut reader = csv::Reader::from_path(&summary).map_err(csv_err(&summary))?;
+    let mut reader = csv::Reader::from_path(&summary).map_err(OutputError::csv(&summary))?;
     for row in reader.deserialize::<SummaryRecord>() {
-        let r = row.map_err(csv_err(&summary))?;
+        let r = row.map_err(OutputError::csv(&summary))?;
         let e = entry(&mut endings, &r.variant);
         let of = |share: f64| (share * r.games as f64).round() as u64;
         e.games += r.games;
@@ -179,9 +175,9 @@ pub fn read(dir: &Path) -> Result<Vec<Endings>, OutputError> {
     }
     let matches = dir.join("matches.csv");
     if matches.exists() {
-        let mut reader = csv::Reader::from_path(&matches).map_err(csv_err(&matches))?;
+        let mut reader = csv::Reader::from_path(&matches).map_err(OutputError::csv(&matches))?;
         for row in reader.deserialize::<MatchRecord>() {
-            let r = row.map_err(csv_err(&matches))?;
+            let r = row.map_err(OutputError::csv(&matches))?;
             let e = entry(&mut endings, &r.variant);
             let (all, capped) = e.matches.get_or_insert((0, 0));
             *all += 1;

@@ -343,17 +343,14 @@ impl Shards {
         let target = dir.join(format!("{name}.partial"));
         let file = disk.create(&target).map_err(FileError::at(&target))?;
         let mut out = csv::Writer::from_writer(BufWriter::new(file));
-        let csv_error = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| MergeError::Output(OutputError::Csv { path, source })
-        };
-        out.write_byte_record(&header).map_err(csv_error(&target))?;
+        out.write_byte_record(&header)
+            .map_err(OutputError::csv(&target))?;
         let mut total = 0;
         let mut record = csv::ByteRecord::new();
         for part in &self.parts {
             let path = part.dir.join(name);
-            let mut reader = csv::Reader::from_path(&path).map_err(csv_error(&path))?;
-            if *reader.byte_headers().map_err(csv_error(&path))? != header {
+            let mut reader = csv::Reader::from_path(&path).map_err(OutputError::csv(&path))?;
+            if *reader.byte_headers().map_err(OutputError::csv(&path))? != header {
                 return Err(MergeError::Columns(path));
             }
             let units = part.shard.units(self.units);
@@ -361,7 +358,7 @@ impl Shards {
             let (mut last, mut found) = (None::<u64>, 0);
             while reader
                 .read_byte_record(&mut record)
-                .map_err(csv_error(&path))?
+                .map_err(OutputError::csv(&path))?
             {
                 found += 1;
                 let unit = self
@@ -372,7 +369,8 @@ impl Shards {
                         what,
                     })?;
                 last = Some(unit);
-                out.write_byte_record(&record).map_err(csv_error(&target))?;
+                out.write_byte_record(&record)
+                    .map_err(OutputError::csv(&target))?;
             }
             let expected = rows(&part.file.rows);
             if found != expected {

@@ -419,10 +419,13 @@ pub(crate) fn names(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> OutputError + '_ {
-    move |source| OutputError::Csv {
-        path: path.to_path_buf(),
-        source,
+impl OutputError {
+    /// The error of a CSV row of the file at `path`, for `map_err`.
+    pub(crate) fn csv(path: &Path) -> impl Fn(csv::Error) -> OutputError + '_ {
+        move |source| OutputError::Csv {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 
@@ -820,9 +823,9 @@ fn reopen(dir: &Path, path: &Path, length: u64) -> Result<BufWriter<File>, Outpu
 /// The summary of a games CSV, read back (streamed).
 fn read_summary(games: &Path, run: &RunInfo) -> Result<Summary, OutputError> {
     let mut summary = Summary::new(&run.agents, run.games);
-    let mut reader = csv::Reader::from_path(games).map_err(csv_error(games))?;
+    let mut reader = csv::Reader::from_path(games).map_err(OutputError::csv(games))?;
     for record in reader.deserialize::<GameRecord>() {
-        summary.add(&record.map_err(csv_error(games))?);
+        summary.add(&record.map_err(OutputError::csv(games))?);
     }
     Ok(summary)
 }
@@ -835,7 +838,7 @@ fn write_summary(disk: &mut dyn Disk, summary: &Summary, to: &Path) -> Result<()
     } else {
         let mut out = csv::Writer::from_writer(Vec::new());
         for row in rows {
-            out.serialize(row).map_err(csv_error(to))?;
+            out.serialize(row).map_err(OutputError::csv(to))?;
         }
         out.into_inner().expect("writing to memory cannot fail")
     };
