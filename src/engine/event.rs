@@ -82,7 +82,6 @@ pub trait EventSink {
 }
 
 impl EventSink for () {
-    #[inline(always)]
     fn event(&mut self, _: Event) {}
 }
 

@@ -43,7 +43,6 @@ impl Scan {
     /// The repetition history's key of the position scanned, `to_move` to move: a cheaper key
     /// than the fingerprint, of the counts and the player to move alone. The positions it
     /// compares have the same stores, and positions with equal keys are compared whole.
-    #[inline(always)]
     pub(crate) fn key(self, to_move: Side) -> u64 {
         // The product's high bits are its best mixed: fold them into the low ones as well.
         self.counts ^ self.counts >> 29 ^ (to_move as u64) << 63
@@ -166,7 +165,6 @@ impl Position {
     }
 
     /// The holes `side` owns, as a bit mask.
-    #[inline(always)]
     pub fn owned(&self, side: Side) -> u64 {
         let holes = (1u64 << self.holes) - 1;
         match side {
@@ -176,7 +174,6 @@ impl Position {
     }
 
     /// The owner of hole `hole`.
-    #[inline(always)]
     pub fn owner(&self, hole: usize) -> Side {
         if self.north >> hole & 1 == 1 {
             Side::North
@@ -219,7 +216,6 @@ impl Position {
     }
 
     /// Seeds in the holes of `mask`.
-    #[inline(always)]
     pub(crate) fn sum(&self, mut mask: u64) -> u32 {
         let mut total = 0;
         while mask != 0 {
@@ -260,7 +256,6 @@ impl Position {
 
     /// Whether `side`'s holes are all empty, `occupied` being this position's
     /// [`Position::occupied`], found once for several questions.
-    #[inline(always)]
     pub(crate) fn row_empty_of(&self, side: Side, occupied: u64) -> bool {
         occupied & self.owned(side) == 0
     }
@@ -268,6 +263,7 @@ impl Position {
     /// The holes holding at least one seed, as a bit mask. Bits from `holes` up are not
     /// cleared (where the last four counts read take in the stores): every caller looks at one
     /// side's holes.
+    // Forced inline: read after every move (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
     pub(crate) fn occupied(&self) -> u64 {
         self.scan().occupied
@@ -276,6 +272,8 @@ impl Position {
     /// One pass over the counts, for what a move's end needs of them: the holes holding seeds
     /// and the hash of the repetition history's key. A caller that uses only one of them does
     /// not pay for the other (the compiler drops it).
+    // Forced inline: so that a caller using one of its two results does not pay for the other
+    // (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
     pub(crate) fn scan(&self) -> Scan {
         // Four counts at once, with no branch per hole: adding 0x7fff to a count's low 15
@@ -297,13 +295,11 @@ impl Position {
     }
 
     /// How many words of four counts cover the board (the last may take in the stores).
-    #[inline(always)]
     fn words(&self) -> usize {
         usize::from(self.holes).div_ceil(4)
     }
 
     /// The counts of holes `4i` to `4i + 3`, sixteen bits each, the first lowest.
-    #[inline(always)]
     fn word(&self, i: usize) -> u64 {
         let w = &self.seeds[4 * i..4 * i + 4];
         u64::from(w[0]) | u64::from(w[1]) << 16 | u64::from(w[2]) << 32 | u64::from(w[3]) << 48

@@ -164,6 +164,8 @@ pub(crate) fn sow<S: EventSink>(
     }
 }
 
+// Forced inline: the sowing loop, instantiated per event sink and rule families; a call of
+// its own slows every loop (docs/speed.md, "Inlining the engine keeps").
 #[inline(always)]
 fn sow_with<S: EventSink, F: Families>(
     rules: &Rules,
@@ -218,6 +220,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         self.pos.to_move
     }
 
+    // Forced inline: without it, and with `Game::commit` left to the compiler, the loop of two
+    // random agents ran slower (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
     fn sow(&mut self, hole: usize) -> Result<(), Refusal> {
         let rules = self.rules;
@@ -348,6 +352,7 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
 
     /// Drops a seed into `at` with `hand` seeds still to sow, and looks at what the rules
     /// watch after a drop. Returns whether the move is over (the last seeds were awarded).
+    // Forced inline: called for every seed dropped (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
     fn drop(&mut self, at: usize, hand: u16, opponent: u64, watch: bool) -> Result<bool, Refusal> {
         self.pos.seeds[at] += 1;
@@ -406,6 +411,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
 
     /// Where a lap ends: a store, a house, captures, houses made, the relay, and the captures
     /// of the move's last seed.
+    // Forced inline: called for every lap; a call slowed Ayoayo's relay sowing most
+    // (docs/speed.md, "Inlining the engine keeps").
     #[inline(always)]
     fn lap_end(&mut self, at: usize) -> Result<Flow, Refusal> {
         let rules = self.rules;

@@ -129,7 +129,6 @@ impl CountTest {
     }
 
     /// Whether every count passes (a test that tests nothing).
-    #[inline(always)]
     pub fn is_any(self) -> bool {
         self.mask == u64::MAX && self.large == Large::All
     }
@@ -140,6 +139,8 @@ impl CountTest {
     }
 
     /// Whether `count` passes.
+    // Forced inline: the count test of every capture condition (docs/speed.md, "Inlining the
+    // engine keeps").
     #[inline(always)]
     pub fn passes(self, count: u16) -> bool {
         if count < 64 {

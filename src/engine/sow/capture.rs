@@ -156,7 +156,6 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
 
     /// [`Sower::capture`] for the plain families: the hole or the one opposite, and a
     /// backward chain.
-    #[inline(always)]
     pub(super) fn take_plain(&mut self, index: usize, at: usize) -> Result<Option<usize>, Refusal> {
         let rule = &self.rules.program.captures[index];
         let g = &self.rules.geometry;
@@ -182,7 +181,6 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     /// Takes the holes of `taken` (and the capturing seed in `at`, if the rule says so) for
     /// capture rule `index`, whose first hole is `first`; returns `first`, or nothing if there
     /// was nothing to take.
-    #[inline(always)]
     pub(super) fn take(
         &mut self,
         index: usize,
@@ -259,6 +257,8 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     }
 
     /// Whether hole `hole` meets `condition` for the mover, with the hole's current count.
+    // Forced inline: tested at every drop the rules watch (docs/speed.md, "Inlining the engine
+    // keeps").
     #[inline(always)]
     pub(super) fn holds(&self, condition: &Condition, hole: usize) -> bool {
         let g = &self.rules.geometry;
