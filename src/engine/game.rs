@@ -349,6 +349,9 @@ impl<'r> Game<'r> {
     /// Applies a legal move's sown result (from the turn's cache, or, for a move known to be
     /// legal and not tried, sown now), then the end rules, then starts the next turn; `probe`
     /// as in [`Game::start_turn_probing`].
+    // Forced inline: left to the compiler it is a call of its own in `sowlab simulate`'s loop,
+    // which ran slower (docs/speed.md, "Inlining the engine keeps").
+    #[inline(always)]
     fn commit(&mut self, mv: Move, probe: Option<&mut dyn rand::RngCore>) -> MoveReport {
         let mover = self.position.to_move;
         let sown = if self.turn.examined & mv.bit() != 0 {
@@ -424,6 +427,9 @@ impl<'r> Game<'r> {
 
     /// Sows move `mv`, known to be legal and never tried (`draw` took it without sowing it: a
     /// move of a sure turn, or one that lands on an empty hole), straight onto the position.
+    // Forced inline: with `commit`, for the same reason (docs/speed.md, "Inlining the engine
+    // keeps").
+    #[inline(always)]
     fn sow_in_place(&mut self, mv: Move) -> Sown {
         debug_assert!(self.known_legal(mv));
         let ctx = self
