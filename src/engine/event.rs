@@ -82,7 +82,8 @@ pub trait EventSink {
 }
 
 impl EventSink for () {
-    // Forced inline: the plain loops' sink must cost nothing (docs/speed.md).
+    // Forced inline: one of five whose removal together slowed whole `simulate` (docs/speed.md,
+    // "Inlining the engine keeps").
     #[inline(always)]
     fn event(&mut self, _: Event) {}
 }

@@ -52,8 +52,8 @@ impl Game<'_> {
 
     /// Draws a legal move uniformly at random, sowing candidates as needed; `None` if there is
     /// none (the game is over).
-    // Forced inline: a call of its own slowed whole `simulate` (docs/speed.md, "Inlining the
-    // engine keeps").
+    // Forced inline: one of five whose removal together slowed whole `simulate` (docs/speed.md,
+    // "Inlining the engine keeps").
     #[inline(always)]
     pub(super) fn draw(&mut self, rng: &mut dyn rand::RngCore) -> Option<Move> {
         // Rejection without replacement: a uniform pick among the untried-or-legal candidates,

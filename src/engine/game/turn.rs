@@ -354,8 +354,8 @@ impl Game<'_> {
 
     /// Whether candidate `mv` of the player to move is known to be legal without sowing it:
     /// the turn is sure, or the move's lap lands on an empty hole.
-    // Forced inline: a call of its own slowed whole `simulate` (docs/speed.md, "Inlining the
-    // engine keeps").
+    // Forced inline: one of five whose removal together slowed whole `simulate` (docs/speed.md,
+    // "Inlining the engine keeps").
     #[inline(always)]
     pub(super) fn known_legal(&self, mv: Move) -> bool {
         self.turn.sure || self.lands_on_empty(mv)
@@ -363,8 +363,8 @@ impl Game<'_> {
 
     /// Whether candidate `mv`'s lap ends in an empty hole before coming round, which ends the
     /// move, so that it is legal (`Dispatch::ends_on_empty`).
-    // Forced inline: a call of its own slowed whole `simulate` (docs/speed.md, "Inlining the
-    // engine keeps").
+    // Forced inline: one of five whose removal together slowed whole `simulate` (docs/speed.md,
+    // "Inlining the engine keeps").
     #[inline(always)]
     pub(super) fn lands_on_empty(&self, mv: Move) -> bool {
         let position = &self.position;
