@@ -17,7 +17,7 @@ use crate::rules::Side;
 pub const WIN: i32 = 1_000_000;
 
 /// What a transposition-table entry knows of its position's value (also the solver's).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
     /// The value.
     Exact,
@@ -25,6 +25,19 @@ pub(crate) enum Bound {
     Lower,
     /// At most this.
     Upper,
+}
+
+impl Bound {
+    /// What a fail-soft search's `value` within `alpha..beta` says of the true value.
+    pub(crate) fn of(value: i32, alpha: i32, beta: i32) -> Bound {
+        if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -86,13 +99,7 @@ impl AlphaBeta {
                 break;
             }
         }
-        let bound = if best_value <= original_alpha {
-            Bound::Upper
-        } else if best_value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best_value, original_alpha, beta);
         self.table.insert(
             key,
             Entry {

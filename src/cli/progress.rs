@@ -15,3 +15,18 @@ pub fn bar(total: u64, what: &str, terminal: bool) -> ProgressBar {
     }
     bar
 }
+
+/// A spinner with a message, for work of unknown length, drawn only on a `terminal`.
+pub fn spinner(what: &str, terminal: bool) -> ProgressBar {
+    if !terminal {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner();
+    if let Ok(style) =
+        ProgressStyle::with_template(&format!("{{spinner}} {what} {{msg}}  {{elapsed}}"))
+    {
+        spinner.set_style(style);
+    }
+    spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+    spinner
+}

@@ -123,3 +123,58 @@ pub fn threads(s: &str) -> Result<usize, String> {
         )),
     }
 }
+
+/// The largest `--memory`: 1 TiB.
+const MAX_MEMORY: u64 = 1 << 40;
+
+/// `--memory SIZE`: bytes, or a whole number of `K`, `M` or `G` (binary: 1K is 1024 bytes),
+/// from 1K to 1024G.
+pub fn memory(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (digits, unit) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&s[..i], c.to_ascii_uppercase()),
+        _ => (s, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => 64,
+    };
+    let bytes = digits
+        .parse::<u64>()
+        .ok()
+        .filter(|_| shift < 64)
+        .and_then(|n| n.checked_mul(1 << shift.min(63)));
+    match bytes {
+        Some(b) if (1024..=MAX_MEMORY).contains(&b) => Ok(b),
+        _ => Err(format!(
+            "must be a size from 1K to 1024G: bytes, or a whole number with K, M or G (e.g. 512M, 4G), not `{s}`"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory;
+
+    #[test]
+    fn memory_sizes_read_in_binary_units() {
+        assert_eq!(memory("4G"), Ok(4 << 30));
+        assert_eq!(memory("512m"), Ok(512 << 20));
+        assert_eq!(memory("2048"), Ok(2048));
+        for bad in [
+            "",
+            "G",
+            "1.5G",
+            "12T",
+            "100",
+            "-1G",
+            "2000G",
+            "99999999999999999999",
+        ] {
+            assert!(memory(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,10 +1,11 @@
-//! `sowlab solve`: hand-solved tiny boards, the solver against plain minimax, and the limits.
+//! `sowlab solve`: hand-solved tiny boards, published values, the solver against plain
+//! minimax, and the limits.
 //!
-//! No published value is asserted: Irving, Donkers & Uiterwijk, "Solving Kalah" (ICGA
-//! Journal 2000), solved Kalah(m,n) under the "empty capture" rule (a last seed in an own
-//! empty house is captured even when the opposite house is empty), which `variants/kalah.sow`
-//! does not follow (it captures only when the opposite house is occupied); and their table of
-//! small boards could not be checked from a source here.
+//! Irving, Donkers & Uiterwijk, "Solving Kalah" (ICGA Journal 23(3), 2000, Table 9), solved
+//! Kalah(m,n) under the "empty capture" rule (a last seed in an own empty house is captured
+//! even when the opposite house is empty): `variants/catalogue/kalah-empty-capture.sow`.
+//! `variants/kalah.sow` captures only when the opposite house is occupied, and its values
+//! differ for that reason.
 
 use sowlab::engine::Move;
 use sowlab::rules::Rules;
@@ -24,6 +25,35 @@ fn board(name: &str, holes: u32, seeds: u32) -> Rules {
 
 fn value(result: i8, margin: i32) -> Value {
     Value { result, margin }
+}
+
+/// Irving, Donkers & Uiterwijk's Table 9: Kalah with the empty-capture rule on six holes a
+/// row, one and two seeds a hole, is won by the first player by 2 and by 10.
+#[test]
+fn empty_capture_kalah_6_1_and_6_2_are_the_published_values() {
+    let one = solved("catalogue/kalah-empty-capture", 6, 1);
+    assert_eq!(one.value, value(1, 2));
+    assert!(one.store_free);
+    assert_eq!(
+        solved("catalogue/kalah-empty-capture", 6, 2).value,
+        value(1, 10)
+    );
+}
+
+/// A table far too small for the board only makes the search slower.
+#[test]
+fn a_tiny_table_changes_no_value() {
+    let rules = board("kalah", 4, 2);
+    let tiny = Limits {
+        memory: 1024,
+        ..Limits::default()
+    };
+    let small = solve::solve(&rules, tiny).expect("solved");
+    assert_eq!(small.capacity, 32);
+    let large = solve::solve(&rules, Limits::default()).expect("solved");
+    assert!(large.capacity > small.capacity);
+    assert_eq!(small.moves, large.moves);
+    assert!(small.nodes > large.nodes);
 }
 
 fn solved(name: &str, holes: u32, seeds: u32) -> solve::Solution {
@@ -95,11 +125,13 @@ fn kalah_2_1_is_won_by_2_playing_the_hole_next_to_the_store() {
 fn oware_1_2_ends_by_repetition_lost_by_4() {
     let s = solved("oware", 1, 2);
     assert_eq!(s.value, value(-1, -4));
-    assert_eq!(s.nodes, 5);
+    // North's move sows from hole 1 round into hole 0: seeds move back, the stores stay, so
+    // the search keys on the positions since the stores last changed.
+    assert!(s.stretch_keyed);
     assert!(s.recurrences > 0);
 }
 
-/// The solver (alpha-beta, table keyed on the repetition history) agrees with plain minimax
+/// The solver (MTD(f), the key as coarse as the rules allow) agrees with plain minimax
 /// over the engine's own game tree, without table or pruning, on tiny boards of several
 /// variants — with extra turns, passes, repetitions, relay sowing and feeding among them.
 #[test]
@@ -158,26 +190,22 @@ fn north_starting_mirrors_the_value() {
 
 #[test]
 fn boards_beyond_the_limits_are_refused() {
-    let rules = board("kalah", 6, 4);
+    let limit = |max_states, max_nodes| Limits {
+        max_states,
+        max_nodes,
+        ..Limits::default()
+    };
     assert!(matches!(
-        solve::solve(&rules, Limits::default()),
+        solve::solve(&board("kalah", 6, 4), limit(Some(5_000_000), None)),
         Err(SolveError::TooLarge { .. })
     ));
-    let small = Limits {
-        max_states: solve::DEFAULT_MAX_STATES,
-        max_nodes: 10,
-    };
     assert_eq!(
-        solve::solve(&board("kalah", 3, 2), small),
+        solve::solve(&board("kalah", 3, 2), limit(None, Some(10))),
         Err(SolveError::TooManyNodes { limit: 10 })
     );
-    let tight = Limits {
-        max_states: 3000,
-        max_nodes: solve::DEFAULT_MAX_NODES,
-    };
-    assert!(solve::solve(&board("kalah", 2, 2), tight).is_ok());
+    assert!(solve::solve(&board("kalah", 2, 2), limit(Some(3000), None)).is_ok());
     assert!(matches!(
-        solve::solve(&board("kalah", 3, 2), tight),
+        solve::solve(&board("kalah", 3, 2), limit(Some(3000), None)),
         Err(SolveError::TooLarge { .. })
     ));
 }
@@ -252,12 +280,13 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn cli_refuses_a_board_too_large() {
-    let line = refused(&["solve", "variants/kalah.sow"]);
+    let line = refused(&["solve", "variants/kalah.sow", "--max-states", "5000000"]);
     assert!(
         line.contains("cannot solve Kalah on 2 × 6 holes with 48 seeds"),
         "{line}"
     );
     assert!(line.contains("above the limit of 5000000"), "{line}");
+    assert!(line.contains("--set holes=5 --set seeds=1"), "{line}");
     let line = refused(&[
         "solve",
         "variants/kalah.sow",
@@ -269,6 +298,23 @@ fn cli_refuses_a_board_too_large() {
         "100",
     ]);
     assert!(line.contains("more than 100 nodes"), "{line}");
+}
+
+#[test]
+fn cli_refuses_a_memory_that_is_no_size() {
+    for bad in ["100", "12T", "lots"] {
+        let out = sowlab()
+            .args(["solve", "variants/kalah.sow", "--memory", bad])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let first = stderr.lines().next().unwrap_or_default();
+        assert!(first.contains("'--memory <SIZE>'"), "{stderr}");
+        assert!(first.contains("1K to 1024G"), "{stderr}");
+    }
 }
 
 #[test]

@@ -130,8 +130,9 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
     let ladder: Vec<String> = rungs.iter().map(ToString::to_string).collect();
     // The ground truth beside the estimates, where the board is small enough to solve soon.
     let limits = solve::Limits {
-        max_states: 1_000_000,
-        max_nodes: 5_000_000,
+        max_states: Some(1_000_000),
+        max_nodes: Some(5_000_000),
+        memory: solve::DEFAULT_MEMORY,
     };
     let exact: Vec<String> = plan
         .experiment

@@ -1,5 +1,5 @@
-//! `sowlab solve FILE [--set ...] [--max-states N] [--max-nodes N] [--json]`: solves a small board and prints
-//! its value, best first moves and the search's counts.
+//! `sowlab solve FILE [--set ...] [--memory SIZE] [--max-states N] [--max-nodes N] [--json]`:
+//! solves a small board and prints its value, best first moves and the search's counts.
 
 use std::time::Instant;
 
@@ -24,9 +24,12 @@ struct JsonSolution {
     best: Vec<String>,
     moves: Vec<JsonMove>,
     nodes: u64,
-    table: usize,
+    table: u64,
+    capacity: u64,
     recurrences: u64,
     move_count_keyed: bool,
+    stretch_keyed: bool,
+    store_free: bool,
     seconds: f64,
 }
 
@@ -45,10 +48,21 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let limits = Limits {
         max_states: args.max_states,
         max_nodes: args.max_nodes,
+        memory: args.memory,
     };
-    let solution = solve::solve(&rules, limits).map_err(|error| Error::Solve {
+    let spinner = super::super::progress::spinner("solving", console.terminal);
+    let report = |p: solve::Progress| {
+        spinner.set_message(format!(
+            "{} nodes, table {:.0}% full",
+            p.nodes,
+            100.0 * p.entries as f64 / p.capacity as f64
+        ));
+    };
+    let solved = solve::solve_reporting(&rules, limits, &report);
+    spinner.finish_and_clear();
+    let solution = solved.map_err(|error| Error::Solve {
         board: board(&rules),
-        advice: advice(&rules, &error, args),
+        advice: advice(&rules, &error),
         error,
     })?;
     let seconds = started.elapsed().as_secs_f64();
@@ -74,8 +88,11 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 .collect(),
             nodes: solution.nodes,
             table: solution.table,
+            capacity: solution.capacity,
             recurrences: solution.recurrences,
             move_count_keyed: solution.move_count_keyed,
+            stretch_keyed: solution.stretch_keyed,
+            store_free: solution.store_free,
             seconds,
         };
         format!("{}\n", serde_json::to_string(&line).expect("plain data"))
@@ -108,9 +125,15 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             );
         }
         text += &format!(
-            "searched {} nodes, {} table entries{}{}, {seconds:.2} s\n",
+            "searched {} nodes, {} of {} table entries{}{}{}, {seconds:.2} s\n",
             solution.nodes,
             solution.table,
+            solution.capacity,
+            if solution.store_free {
+                ", keyed without the stores"
+            } else {
+                ""
+            },
             if solution.recurrences > 0 {
                 format!(", {} visits to a repeated position", solution.recurrences)
             } else {
@@ -153,32 +176,30 @@ fn short(value: Value) -> String {
 }
 
 /// How to get under the limit.
-fn advice(rules: &Rules, error: &SolveError, args: &SolveArgs) -> String {
-    let limit = args.max_states;
-    let raise = format!(
-        "raise --max-states (now {limit}, at most {}; about {} bytes of memory per state)",
-        solve::MAX_MAX_STATES,
-        solve::ENTRY_BYTES
-    );
-    let target = match error {
+fn advice(rules: &Rules, error: &SolveError) -> String {
+    let limit = match error {
         SolveError::Unsupported { .. } => return "no board of these rules can be solved".into(),
-        SolveError::TooDeep => return "the board is too large to solve".into(),
-        SolveError::TooManyNodes { .. } => {
-            return format!(
-                "solve a smaller board, or raise --max-nodes (now {})",
-                args.max_nodes
-            )
+        SolveError::NoMemory { .. } => return "give a smaller --memory".into(),
+        SolveError::TooDeep | SolveError::TooWide { .. } => {
+            return "the board is too large to solve".into()
         }
-        SolveError::TooLarge { .. } => u128::from(limit),
-        // The table overflowed below the limit: a tenth the size.
-        SolveError::TableFull { .. } => solve::estimate(rules) / 10,
+        SolveError::TooManyNodes { limit } => {
+            return format!("solve a smaller board, or raise --max-nodes (now {limit})")
+        }
+        SolveError::TooLarge { limit, .. } => *limit,
     };
+    let raise = format!(
+        "raise --max-states (now {limit}, at most {}) or leave it out",
+        solve::MAX_MAX_STATES
+    );
     let n = rules.holes_per_row();
     let per_hole = (rules.total_seeds() / (2 * n as u32)).max(1);
     let smaller = (1..=n).rev().find_map(|holes| {
         (1..=per_hole)
             .rev()
-            .find(|&seeds| solve::estimate_board(holes, seeds * 2 * holes as u32) <= target)
+            .find(|&seeds| {
+                solve::estimate_board(holes, seeds * 2 * holes as u32) <= u128::from(limit)
+            })
             .map(|seeds| (holes, seeds))
     });
     match smaller {

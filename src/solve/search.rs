@@ -1,0 +1,429 @@
+//! The search itself: MTD(f) over a fail-soft alpha-beta with the table, started again with a
+//! finer key whenever a line shows that the coarser one cannot tell positions apart.
+
+use super::table::{mix, Entry, Key, Table};
+use super::{Limits, Progress, Solution, SolveError, Value, MAX_DEPTH};
+use crate::agents::alphabeta::Bound;
+use crate::engine::{EndReason, Game, Move, Position};
+use crate::rules::{Direction, DirectionRule, Rules, Side};
+
+/// What the table's key holds beyond the board and the memories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Keying {
+    /// The stores are left out and values kept relative to the margin ([`super::margins_suffice`]).
+    pub store_free: bool,
+    /// The positions since the stores last changed, once a move has been found that may let a
+    /// position recur.
+    pub stretch: bool,
+    /// The move count, once a line has reached the move cap.
+    pub move_count: bool,
+    /// Alpha-beta pruning and MTD(f); off, plain minimax with a table of exact values.
+    pub pruning: bool,
+}
+
+/// Why a search stopped before its value.
+enum Stop {
+    /// A line reaches the move cap: the table must key on the move count.
+    CapInReach,
+    /// A move kept the stores and did not move the seeds forward: a position may recur, and
+    /// the table must key on the positions of the stretch.
+    MayRecur,
+    Error(SolveError),
+}
+
+impl From<SolveError> for Stop {
+    fn from(error: SolveError) -> Stop {
+        Stop::Error(error)
+    }
+}
+
+/// More than any hole number: the weight of the gain in the move order.
+const HOLES: i32 = 64;
+
+/// Nodes between two progress reports (a power of two).
+const PROGRESS_EVERY: u64 = 1 << 20;
+
+/// Searches the start position of `rules` until a key fine enough for every line is found.
+pub(super) fn search_root(
+    rules: &Rules,
+    limits: Limits,
+    mut keying: Keying,
+    table_slots: u64,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Solution, SolveError> {
+    let seed_bits = 32 - rules.total_seeds().leading_zeros();
+    let no_memory = |_| SolveError::NoMemory {
+        bytes: limits.memory,
+    };
+    let mut solver = Solver {
+        table: Table::new(limits.memory, table_slots).map_err(no_memory)?,
+        keying,
+        max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        seed_bits,
+        cap: rules.program.ending.move_cap,
+        backwards: rules.program.sowing.direction == DirectionRule::Fixed(Direction::Clockwise),
+        nodes: 0,
+        recurrences: 0,
+        depth: 0,
+        spare: Vec::new(),
+        progress,
+    };
+    loop {
+        match solver.root(rules) {
+            Ok((value, moves)) => {
+                return Ok(Solution {
+                    value,
+                    moves,
+                    nodes: solver.nodes,
+                    table: solver.table.len(),
+                    capacity: solver.table.capacity(),
+                    recurrences: solver.recurrences,
+                    move_count_keyed: keying.move_count,
+                    stretch_keyed: keying.stretch,
+                    store_free: keying.store_free,
+                })
+            }
+            Err(Stop::CapInReach) if !keying.move_count => keying.move_count = true,
+            Err(Stop::MayRecur) if !keying.stretch => keying.stretch = true,
+            Err(Stop::CapInReach | Stop::MayRecur) => {
+                unreachable!("a key already holding what a line needs is asked for it again")
+            }
+            Err(Stop::Error(e)) => return Err(e),
+        }
+        solver.keying = keying;
+        solver.table.clear().map_err(no_memory)?;
+        solver.recurrences = 0;
+        solver.depth = 0;
+    }
+}
+
+struct Solver<'r, 'p> {
+    table: Table,
+    keying: Keying,
+    max_nodes: u64,
+    seed_bits: u32,
+    cap: u32,
+    /// The rules sow clockwise: seeds move forward to lower hole numbers.
+    backwards: bool,
+    nodes: u64,
+    recurrences: u64,
+    depth: usize,
+    /// Games to play children in, kept to reuse their memory.
+    spare: Vec<Game<'r>>,
+    progress: &'p (dyn Fn(Progress) + Sync),
+}
+
+impl<'r> Solver<'r, '_> {
+    /// The value of the start position and the exact value of each first move.
+    #[allow(clippy::type_complexity)]
+    fn root(&mut self, rules: &'r Rules) -> Result<(Value, Vec<(Move, Value)>), Stop> {
+        let mut game = Game::new(rules);
+        if game.is_over() {
+            return Ok((self.value_of(self.leaf(&game)), Vec::new()));
+        }
+        let south = game.to_move() == Some(Side::South);
+        let mut moves = Vec::new();
+        let mut guess = 0;
+        for mv in game.legal_moves() {
+            guess = self.exact(&game, mv, guess)?;
+            moves.push((mv, self.value_of(guess)));
+        }
+        let values = moves.iter().map(|&(_, v)| v);
+        let best = if south { values.max() } else { values.min() };
+        Ok((best.expect("a game not over has a move"), moves))
+    }
+
+    /// A value of the search as a [`Value`].
+    fn value_of(&self, value: i32) -> Value {
+        if self.keying.store_free {
+            Value {
+                result: value.signum() as i8,
+                margin: value,
+            }
+        } else {
+            Value::unpack(value)
+        }
+    }
+
+    /// The exact value after `mv`, by MTD(f): null-window searches from `guess` until the
+    /// bounds meet (one full-window search without pruning).
+    fn exact(&mut self, game: &Game<'r>, mv: Move, guess: i32) -> Result<i32, Stop> {
+        if !self.keying.pruning {
+            return Ok(self.after(game, mv, i32::MIN, i32::MAX)?.0);
+        }
+        let (mut lower, mut upper) = (i32::MIN, i32::MAX);
+        let mut value = guess;
+        while lower < upper {
+            let beta = if value == lower { value + 1 } else { value };
+            value = self.after(game, mv, beta - 1, beta)?.0;
+            if value < beta {
+                upper = value;
+            } else {
+                lower = value;
+            }
+        }
+        Ok(value)
+    }
+
+    /// The value of a finished game as the search counts it: the final margin where the
+    /// stores are not keyed, else the packed [`Value`].
+    fn leaf(&self, game: &Game<'_>) -> i32 {
+        let value = Value::of_finished(game);
+        if self.keying.store_free {
+            value.margin
+        } else {
+            value.pack()
+        }
+    }
+
+    /// What the table's values are relative to: South's store less North's where the stores
+    /// are not keyed (the rest of the game adds to it whatever they hold), else nothing.
+    fn offset(&self, position: &Position) -> i32 {
+        if self.keying.store_free {
+            let [south, north] = position.stores();
+            i32::from(south) - i32::from(north)
+        } else {
+            0
+        }
+    }
+
+    /// The value of the game after `mv` (fail-soft within `alpha..beta`), and the longest
+    /// line searched from there.
+    fn after(
+        &mut self,
+        game: &Game<'r>,
+        mv: Move,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, u16), Stop> {
+        let mut child = match self.spare.pop() {
+            Some(mut spare) => {
+                spare.clone_from(game);
+                spare
+            }
+            None => game.clone(),
+        };
+        child.play(mv).expect("the search plays legal moves");
+        let result = self.child(game.position(), &mut child, alpha, beta);
+        self.spare.push(child);
+        result
+    }
+
+    fn child(
+        &mut self,
+        parent: &Position,
+        child: &mut Game<'r>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, u16), Stop> {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err(SolveError::TooManyNodes {
+                limit: self.max_nodes,
+            }
+            .into());
+        }
+        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
+            (self.progress)(Progress {
+                nodes: self.nodes,
+                entries: self.table.len(),
+                capacity: self.table.capacity(),
+            });
+        }
+        if !self.keying.stretch && !self.forward(parent, child.position()) {
+            return Err(Stop::MayRecur);
+        }
+        match child.outcome() {
+            Some(o) if o.reason == EndReason::Cap && !self.keying.move_count => {
+                Err(Stop::CapInReach)
+            }
+            Some(_) => Ok((self.leaf(child), 0)),
+            None => self.value(child, alpha, beta),
+        }
+    }
+
+    /// Whether a move from `before` to `after` changed the stores or moved seeds forward, in
+    /// the sowing direction, by hole number: if every move searched does one or the other, no
+    /// position recurs before the stores change, and the repetition rule never reads the
+    /// positions of a stretch.
+    fn forward(&self, before: &Position, after: &Position) -> bool {
+        let rank = |p: &Position| -> u64 {
+            let n = p.board().len() as u64;
+            let rank = |i: u64| if self.backwards { n - 1 - i } else { i };
+            (0..)
+                .zip(p.board())
+                .map(|(i, &s)| rank(i) * u64::from(s))
+                .sum()
+        };
+        before.stores() != after.stores() || rank(after) > rank(before)
+    }
+
+    /// The value of `game`, which is not over, fail-soft within `alpha..beta` (South
+    /// maximises), and the longest line searched from it.
+    fn value(&mut self, game: &mut Game<'r>, alpha: i32, beta: i32) -> Result<(i32, u16), Stop> {
+        let (mut alpha, mut beta) = if self.keying.pruning {
+            (alpha, beta)
+        } else {
+            (i32::MIN, i32::MAX)
+        };
+        let key = self.key(game);
+        let offset = self.offset(game.position());
+        let mut first = None;
+        if let Some(entry) = self.table.get(key) {
+            if !self.keying.move_count
+                && u64::from(game.stats().moves) + u64::from(entry.height) > u64::from(self.cap)
+            {
+                return Err(Stop::CapInReach);
+            }
+            let value = entry.value + offset;
+            let enough = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if enough {
+                return Ok((value, entry.height));
+            }
+            match entry.bound {
+                Bound::Lower => alpha = alpha.max(value),
+                Bound::Upper => beta = beta.min(value),
+                Bound::Exact => {}
+            }
+            first = Some(entry.best);
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(SolveError::TooDeep.into());
+        }
+        let (window_alpha, window_beta) = (alpha, beta);
+        let south = game.to_move() == Some(Side::South);
+        let mut best = if south { i32::MIN } else { i32::MAX };
+        let mut height = 0u16;
+        let order = Order::of(game, first, self.backwards);
+        let mut best_move = order.moves[0].1;
+        let nodes = self.nodes;
+        self.depth += 1;
+        for &(_, mv) in order.moves() {
+            let (value, below) = self.after(game, mv, alpha, beta)?;
+            height = height.max(below.saturating_add(1));
+            if (south && value > best) || (!south && value < best) {
+                best = value;
+                best_move = mv;
+            }
+            if south {
+                alpha = alpha.max(best);
+            } else {
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.depth -= 1;
+        let bound = Bound::of(best, window_alpha, window_beta);
+        let work = (64 - (self.nodes - nodes).leading_zeros()) as u8;
+        let entry = Entry {
+            value: best - offset,
+            bound,
+            height,
+            best: best_move,
+            work,
+        };
+        self.table.put(key, entry);
+        Ok((best, height))
+    }
+
+    fn key(&mut self, game: &Game<'_>) -> Key {
+        let position = game.position();
+        let stores = position.stores();
+        let stores: &[u16] = if self.keying.store_free { &[] } else { &stores };
+        let mut board = 0u128;
+        for &n in position.board().iter().chain(stores) {
+            board = board << self.seed_bits | u128::from(n);
+        }
+        let mut rest = mix(game.memory());
+        for word in [
+            position.north_mask(),
+            position.houses(),
+            position.locked_mask(),
+            position.closed(),
+        ] {
+            rest = mix(rest ^ word);
+        }
+        if self.keying.stretch {
+            let mut stretch = 0u128;
+            let mut occurrences = 0;
+            for p in game.stretch() {
+                stretch = stretch.wrapping_add(digest(p));
+                occurrences += usize::from(p == position);
+            }
+            if occurrences > 1 {
+                self.recurrences += 1;
+            }
+            rest = mix(mix(rest ^ stretch as u64) ^ (stretch >> 64) as u64);
+        }
+        if self.keying.move_count {
+            rest = mix(rest ^ u64::from(game.stats().moves));
+        }
+        Key { board, rest }
+    }
+}
+
+/// The moves of a position in the order they are searched: the table's best move first, then
+/// those that gain the mover most (seeds to their store, less the opponent's), then those
+/// that earn an extra turn, then those from the holes furthest along the sowing direction
+/// (nearest the end of a row, where the stores of most games are: in Kalah, a quarter of the
+/// nodes of the hole order).
+struct Order {
+    moves: [(i32, Move); 64],
+    len: usize,
+}
+
+impl Order {
+    fn of(game: &mut Game<'_>, first: Option<Move>, backwards: bool) -> Order {
+        let mover = game
+            .to_move()
+            .expect("a game not over has a player to move");
+        let gain = |p: &Position| i32::from(p.store(mover)) - i32::from(p.store(mover.other()));
+        let now = gain(game.position());
+        let nearer = |hole: usize| {
+            if backwards {
+                -(hole as i32)
+            } else {
+                hole as i32
+            }
+        };
+        let mut order = Order {
+            moves: [(0, Move::from_slot(0)); 64],
+            len: 0,
+        };
+        for mv in Move::all_in(game.legal_mask()) {
+            let after = game.preview(mv).expect("a legal move has a result");
+            let score = if Some(mv) == first {
+                i32::MAX
+            } else {
+                let extra_turn = i32::from(after.to_move() == mover);
+                HOLES * (2 * (gain(after) - now) + extra_turn) + nearer(mv.hole())
+            };
+            order.moves[order.len] = (score, mv);
+            order.len += 1;
+        }
+        order.moves[..order.len].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        order
+    }
+
+    fn moves(&self) -> &[(i32, Move)] {
+        &self.moves[..self.len]
+    }
+}
+
+/// Two independent 64-bit hashes of a position.
+fn digest(position: &Position) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |salt: u64| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut h);
+        position.hash(&mut h);
+        h.finish()
+    };
+    u128::from(half(0x736f_776c_6162)) << 64 | u128::from(half(0x7374_7265_7463))
+}

@@ -1,0 +1,222 @@
+//! The solver's transposition table: a fixed block of memory, two 32-byte slots a 64-byte
+//! bucket, each slot a whole key and a packed entry; a full bucket gives up the entry that
+//! took the least work to find.
+
+use crate::agents::alphabeta::Bound;
+use crate::engine::Move;
+
+/// What the search keeps of a position: its board exactly (holes, and stores where they
+/// matter), and a 64-bit digest of the rest (owners, houses, locks, closed holes, memories,
+/// the repetition stretch and the move count where they are keyed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Key {
+    pub board: u128,
+    pub rest: u64,
+}
+
+/// One searched position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// The value as the search stores it (relative to the margin where stores are not keyed).
+    pub value: i32,
+    pub bound: Bound,
+    /// The longest line searched below, in moves (saturating).
+    pub height: u16,
+    /// The best move found, tried first when the position is searched again.
+    pub best: Move,
+    /// About log2 of the moves played to find it: what replacement keeps.
+    pub work: u8,
+}
+
+impl Entry {
+    /// Bits 0-31 the value, 32-33 the bound (0 an empty slot), 34-49 the height, 50-55 the
+    /// move's slot, 56-63 the work.
+    fn pack(self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.value as u32)
+            | bound << 32
+            | u64::from(self.height) << 34
+            | (self.best.slot() as u64) << 50
+            | u64::from(self.work) << 56
+    }
+
+    fn unpack(word: u64) -> Option<Entry> {
+        let bound = match (word >> 32) & 3 {
+            0 => return None,
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry {
+            value: word as u32 as i32,
+            bound,
+            height: (word >> 34) as u16,
+            best: Move::from_slot((word >> 50 & 63) as usize),
+            work: (word >> 56) as u8,
+        })
+    }
+}
+
+const SLOT_WORDS: usize = 4;
+const BUCKET_WORDS: usize = 2 * SLOT_WORDS;
+
+/// Bytes a slot takes.
+pub const SLOT_BYTES: u64 = (SLOT_WORDS * 8) as u64;
+
+/// The table: `buckets` buckets of two slots, each `[board low, board high, rest, entry]`,
+/// in memory mapped for it alone: zeroed by the system a page at a time as the search first
+/// touches it, in huge pages where the system gives them (most probes miss the processor's
+/// caches; huge pages spare them a walk of the page tables too).
+pub(super) struct Table {
+    memory: memmap2::MmapMut,
+    /// Buckets less one: a power of two less one.
+    mask: usize,
+    /// Slots holding an entry.
+    used: u64,
+}
+
+impl Table {
+    /// The largest table of at most `bytes` bytes and at most `slots` slots (at least one
+    /// bucket).
+    ///
+    /// # Errors
+    /// When the system cannot map that much memory.
+    pub fn new(bytes: u64, slots: u64) -> std::io::Result<Table> {
+        let fits = (bytes / SLOT_BYTES).min(slots).max(2) / 2;
+        // The largest power of two at most `fits`.
+        let buckets = 1usize << (63 - fits.leading_zeros());
+        let memory = memmap2::MmapMut::map_anon(buckets * BUCKET_WORDS * 8)?;
+        #[cfg(target_os = "linux")]
+        // Only a hint: without huge pages the table works the same, more slowly.
+        let _ = memory.advise(memmap2::Advice::HugePage);
+        Ok(Table {
+            memory,
+            mask: buckets - 1,
+            used: 0,
+        })
+    }
+
+    /// Slots the table has.
+    pub fn capacity(&self) -> u64 {
+        2 * (self.mask as u64 + 1)
+    }
+
+    /// Slots holding an entry.
+    pub fn len(&self) -> u64 {
+        self.used
+    }
+
+    /// Empties every slot, by mapping fresh memory.
+    ///
+    /// # Errors
+    /// When the system cannot map the memory again.
+    pub fn clear(&mut self) -> std::io::Result<()> {
+        let bytes = self.memory.len() as u64;
+        *self = Table::new(bytes, bytes / SLOT_BYTES)?;
+        Ok(())
+    }
+
+    fn words(&self) -> &[u64] {
+        bytemuck::cast_slice(&self.memory)
+    }
+
+    fn words_mut(&mut self) -> &mut [u64] {
+        bytemuck::cast_slice_mut(&mut self.memory)
+    }
+
+    pub fn get(&self, key: Key) -> Option<Entry> {
+        let bucket = self.bucket(key);
+        let words = self.words();
+        (0..2).find_map(|i| {
+            let slot = &words[bucket + i * SLOT_WORDS..][..SLOT_WORDS];
+            (matches(slot, key))
+                .then(|| Entry::unpack(slot[3]))
+                .flatten()
+        })
+    }
+
+    /// Stores `entry` for `key`: over the key's own entry, else in an empty slot, else over
+    /// the entry of the bucket that took less work.
+    pub fn put(&mut self, key: Key, entry: Entry) {
+        let bucket = self.bucket(key);
+        let slot = |words: &[u64], i: usize| words[bucket + i * SLOT_WORDS + 3];
+        let work = |word: u64| Entry::unpack(word).map(|e| e.work);
+        let words = self.words();
+        let i = (0..2)
+            .find(|&i| matches(&words[bucket + i * SLOT_WORDS..][..SLOT_WORDS], key))
+            .or_else(|| (0..2).find(|&i| work(slot(words, i)).is_none()))
+            .unwrap_or_else(|| usize::from(work(slot(words, 1)) < work(slot(words, 0))));
+        if work(slot(words, i)).is_none() {
+            self.used += 1;
+        }
+        let old = &mut self.words_mut()[bucket + i * SLOT_WORDS..][..SLOT_WORDS];
+        old.copy_from_slice(&[
+            key.board as u64,
+            (key.board >> 64) as u64,
+            key.rest,
+            entry.pack(),
+        ]);
+    }
+
+    /// The first word of `key`'s bucket.
+    fn bucket(&self, key: Key) -> usize {
+        let hash = mix(key.board as u64 ^ mix((key.board >> 64) as u64 ^ mix(key.rest)));
+        (hash as usize & self.mask) * BUCKET_WORDS
+    }
+}
+
+fn matches(slot: &[u64], key: Key) -> bool {
+    slot[0] == key.board as u64 && slot[1] == (key.board >> 64) as u64 && slot[2] == key.rest
+}
+
+/// The finisher of splitmix64: every bit of the input moves every bit of the output, so that
+/// the low bits that pick a bucket depend on the whole key.
+pub(super) fn mix(x: u64) -> u64 {
+    let x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(value: i32, work: u8) -> Entry {
+        Entry {
+            value,
+            bound: Bound::Lower,
+            height: 7,
+            best: Move::new(3, true),
+            work,
+        }
+    }
+
+    #[test]
+    fn entries_pack_whole() {
+        for e in [entry(-5, 0), entry(i32::MIN, 63), entry(i32::MAX, 255)] {
+            assert_eq!(Entry::unpack(e.pack()), Some(e));
+        }
+        assert_eq!(Entry::unpack(0), None);
+    }
+
+    /// A bucket of two: a third key gives up the entry that took less work.
+    #[test]
+    fn a_full_bucket_keeps_the_most_work() {
+        let mut table = Table::new(64, 2).expect("a tiny map");
+        assert_eq!(table.capacity(), 2);
+        let key = |n: u128| Key { board: n, rest: 0 };
+        table.put(key(1), entry(1, 9));
+        table.put(key(2), entry(2, 3));
+        table.put(key(1), entry(10, 9));
+        assert_eq!(table.len(), 2);
+        table.put(key(3), entry(3, 5));
+        assert_eq!(table.get(key(1)), Some(entry(10, 9)));
+        assert_eq!(table.get(key(2)), None);
+        assert_eq!(table.get(key(3)), Some(entry(3, 5)));
+        assert_eq!(table.len(), 2);
+    }
+}
