@@ -67,35 +67,39 @@ const BUCKET_WORDS: usize = 2 * SLOT_WORDS;
 /// Bytes a slot takes.
 pub const SLOT_BYTES: u64 = (SLOT_WORDS * 8) as u64;
 
+/// Buckets a table starts with, at most (16 MiB): a small search touches little memory.
+const FIRST_BUCKETS: usize = 1 << 18;
+
 /// The table: `buckets` buckets of two slots, each `[board low, board high, rest, entry]`,
-/// in memory mapped for it alone: zeroed by the system a page at a time as the search first
-/// touches it, in huge pages where the system gives them (most probes miss the processor's
-/// caches; huge pages spare them a walk of the page tables too).
+/// in memory mapped for it alone, zeroed by the system as the search first touches it, in
+/// huge pages where the system gives them (most probes miss the processor's caches; huge pages
+/// spare them a walk of the page tables too). It starts small and doubles when half full, up to
+/// its limit: a search that needs little memory does not pay to map much.
 pub(super) struct Table {
     memory: memmap2::MmapMut,
     /// Buckets less one: a power of two less one.
     mask: usize,
+    /// The most buckets the table may grow to.
+    most: usize,
     /// Slots holding an entry.
     used: u64,
 }
 
 impl Table {
-    /// The largest table of at most `bytes` bytes and at most `slots` slots (at least one
-    /// bucket).
+    /// A table that grows to the largest power of two of buckets within `bytes` bytes and
+    /// `slots` slots (at least one bucket).
     ///
     /// # Errors
-    /// When the system cannot map that much memory.
+    /// When the system cannot map its first memory.
     pub fn new(bytes: u64, slots: u64) -> std::io::Result<Table> {
         let fits = (bytes / SLOT_BYTES).min(slots).max(2) / 2;
         // The largest power of two at most `fits`.
-        let buckets = 1usize << (63 - fits.leading_zeros());
-        let memory = memmap2::MmapMut::map_anon(buckets * BUCKET_WORDS * 8)?;
-        #[cfg(target_os = "linux")]
-        // Only a hint: without huge pages the table works the same, more slowly.
-        let _ = memory.advise(memmap2::Advice::HugePage);
+        let most = 1usize << (63 - fits.leading_zeros());
+        let buckets = most.min(FIRST_BUCKETS);
         Ok(Table {
-            memory,
+            memory: map(buckets)?,
             mask: buckets - 1,
+            most,
             used: 0,
         })
     }
@@ -110,14 +114,42 @@ impl Table {
         self.used
     }
 
-    /// Empties every slot, by mapping fresh memory.
+    /// Empties every slot, by mapping fresh memory of the first size.
     ///
     /// # Errors
     /// When the system cannot map the memory again.
     pub fn clear(&mut self) -> std::io::Result<()> {
-        let bytes = self.memory.len() as u64;
-        *self = Table::new(bytes, bytes / SLOT_BYTES)?;
+        let slots = 2 * self.most as u64;
+        *self = Table::new(slots * SLOT_BYTES, slots)?;
         Ok(())
+    }
+
+    /// Twice the buckets, every entry moved to its new bucket: an entry of old bucket `b`
+    /// goes to `b` or `b + buckets`, so none is lost. Where the system will not map more, the
+    /// table stays as it is and stops growing.
+    fn grow(&mut self) {
+        let buckets = 2 * (self.mask + 1);
+        let Ok(memory) = map(buckets) else {
+            self.most = self.mask + 1;
+            return;
+        };
+        let old = std::mem::replace(&mut self.memory, memory);
+        self.mask = buckets - 1;
+        for slot in bytemuck::cast_slice::<u8, u64>(&old).chunks_exact(SLOT_WORDS) {
+            if slot[3] != 0 {
+                let key = Key {
+                    board: u128::from(slot[0]) | u128::from(slot[1]) << 64,
+                    rest: slot[2],
+                };
+                let bucket = self.bucket(key);
+                let words = self.words_mut();
+                let free = (0..2)
+                    .map(|i| bucket + i * SLOT_WORDS)
+                    .find(|&at| words[at + 3] == 0)
+                    .expect("a bucket takes the entries of one old bucket at most");
+                words[free..free + SLOT_WORDS].copy_from_slice(slot);
+            }
+        }
     }
 
     fn words(&self) -> &[u64] {
@@ -150,9 +182,7 @@ impl Table {
             .find(|&i| matches(&words[bucket + i * SLOT_WORDS..][..SLOT_WORDS], key))
             .or_else(|| (0..2).find(|&i| work(slot(words, i)).is_none()))
             .unwrap_or_else(|| usize::from(work(slot(words, 1)) < work(slot(words, 0))));
-        if work(slot(words, i)).is_none() {
-            self.used += 1;
-        }
+        let fills = work(slot(words, i)).is_none();
         let old = &mut self.words_mut()[bucket + i * SLOT_WORDS..][..SLOT_WORDS];
         old.copy_from_slice(&[
             key.board as u64,
@@ -160,6 +190,12 @@ impl Table {
             key.rest,
             entry.pack(),
         ]);
+        if fills {
+            self.used += 1;
+            if self.used * 2 > self.capacity() && self.mask < self.most - 1 {
+                self.grow();
+            }
+        }
     }
 
     /// The first word of `key`'s bucket.
@@ -167,6 +203,15 @@ impl Table {
         let hash = mix(key.board as u64 ^ mix((key.board >> 64) as u64 ^ mix(key.rest)));
         (hash as usize & self.mask) * BUCKET_WORDS
     }
+}
+
+/// Zeroed memory for `buckets` buckets.
+fn map(buckets: usize) -> std::io::Result<memmap2::MmapMut> {
+    let memory = memmap2::MmapMut::map_anon(buckets * BUCKET_WORDS * 8)?;
+    #[cfg(target_os = "linux")]
+    // Only a hint: without huge pages the table works the same, more slowly.
+    let _ = memory.advise(memmap2::Advice::HugePage);
+    Ok(memory)
 }
 
 fn matches(slot: &[u64], key: Key) -> bool {
@@ -201,6 +246,39 @@ mod tests {
             assert_eq!(Entry::unpack(e.pack()), Some(e));
         }
         assert_eq!(Entry::unpack(0), None);
+    }
+
+    /// Doubling keeps every entry; a table grows as it fills, and stops at its limit.
+    #[test]
+    fn growing_keeps_every_entry() {
+        let mut table = Table::new(1 << 30, 1 << 22).expect("a map");
+        let first = table.capacity();
+        let key = |n: u64| Key {
+            board: u128::from(mix(n)),
+            rest: n,
+        };
+        let count = first / 3;
+        for n in 0..count {
+            table.put(key(n), entry(n as i32, 1));
+        }
+        assert_eq!(table.capacity(), first);
+        let held: Vec<u64> = (0..count)
+            .filter(|&n| table.get(key(n)).is_some())
+            .collect();
+        table.grow();
+        assert_eq!(table.capacity(), 2 * first);
+        for &n in &held {
+            assert_eq!(table.get(key(n)), Some(entry(n as i32, 1)));
+        }
+        for n in count..4 * first {
+            table.put(key(n), entry(n as i32, 1));
+        }
+        assert!(table.capacity() >= 8 * first);
+        let mut small = Table::new(1 << 30, 64).expect("a map");
+        for n in 0..1000 {
+            small.put(key(n), entry(n as i32, 1));
+        }
+        assert_eq!(small.capacity(), 64);
     }
 
     /// A bucket of two: a third key gives up the entry that took less work.
