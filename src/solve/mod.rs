@@ -177,6 +177,10 @@ pub struct Solution {
     /// Each legal first move and its exact value, in move order (empty if the start position
     /// is already over).
     pub moves: Vec<(Move, Value)>,
+    /// A line of perfect play from the start to the end of the game (a principal variation):
+    /// at each turn, the first move in move order of those of the best value. Empty if the
+    /// start position is already over. Each move with the player who made it.
+    pub line: Vec<(Side, Move)>,
     /// Moves played by the search (each child position made once per visit), over every
     /// start it needed.
     pub nodes: u64,

@@ -21,6 +21,25 @@ pub(super) struct Keying {
     pub pruning: bool,
 }
 
+/// What the search finds at the root.
+struct Found {
+    value: Value,
+    moves: Vec<(Move, Value)>,
+    line: Vec<(Side, Move)>,
+}
+
+/// The first move, in move order, of the best value for the player to move in `game`, and
+/// that value, among `values`.
+fn best(game: &Game<'_>, values: &[(Move, i32)]) -> (Move, i32) {
+    let south = game.to_move() == Some(Side::South);
+    let better = |a: i32, b: i32| if south { a > b } else { a < b };
+    values
+        .iter()
+        .copied()
+        .reduce(|best, next| if better(next.1, best.1) { next } else { best })
+        .expect("a game not over has a move")
+}
+
 /// Why a search stopped before its value.
 enum Stop {
     /// A line reaches the move cap: the table must key on the move count.
@@ -70,10 +89,11 @@ pub(super) fn search_root(
     };
     loop {
         match solver.root(rules) {
-            Ok((value, moves)) => {
+            Ok(Found { value, moves, line }) => {
                 return Ok(Solution {
                     value,
                     moves,
+                    line,
                     nodes: solver.nodes,
                     table: solver.table.len(),
                     capacity: solver.table.capacity(),
@@ -114,23 +134,65 @@ struct Solver<'r, 'p> {
 }
 
 impl<'r> Solver<'r, '_> {
-    /// The value of the start position and the exact value of each first move.
-    #[allow(clippy::type_complexity)]
-    fn root(&mut self, rules: &'r Rules) -> Result<(Value, Vec<(Move, Value)>), Stop> {
+    /// The value of the start position, the exact value of each first move, and a line of
+    /// perfect play.
+    fn root(&mut self, rules: &'r Rules) -> Result<Found, Stop> {
         let mut game = Game::new(rules);
         if game.is_over() {
-            return Ok((self.value_of(self.leaf(&game)), Vec::new()));
+            let value = self.value_of(self.leaf(&game));
+            return Ok(Found {
+                value,
+                moves: Vec::new(),
+                line: Vec::new(),
+            });
         }
-        let south = game.to_move() == Some(Side::South);
-        let mut moves = Vec::new();
+        let mut values = Vec::new();
         let mut guess = 0;
         for mv in game.legal_moves() {
             guess = self.exact(&game, mv, guess)?;
-            moves.push((mv, self.value_of(guess)));
+            values.push((mv, guess));
         }
-        let values = moves.iter().map(|&(_, v)| v);
-        let best = if south { values.max() } else { values.min() };
-        Ok((best.expect("a game not over has a move"), moves))
+        let (mut mv, best) = best(&game, &values);
+        let moves = values
+            .iter()
+            .map(|&(mv, v)| (mv, self.value_of(v)))
+            .collect();
+        // The line: at each turn, the first move that keeps the value, one null-window search
+        // a move (the table, full of bounds, answers most).
+        let mut line = Vec::new();
+        loop {
+            line.push((game.to_move().expect("a game not over"), mv));
+            game.play(mv).expect("the search plays legal moves");
+            if game.is_over() {
+                break;
+            }
+            if line.len() >= MAX_DEPTH {
+                return Err(SolveError::TooDeep.into());
+            }
+            mv = self.keeping(&mut game, best)?;
+        }
+        Ok(Found {
+            value: self.value_of(best),
+            moves,
+            line,
+        })
+    }
+
+    /// The first move of `game`, in move order, worth `value`, the value of `game`: for
+    /// South the first worth at least `value`, for North at most.
+    fn keeping(&mut self, game: &mut Game<'r>, value: i32) -> Result<Move, Stop> {
+        let south = game.to_move() == Some(Side::South);
+        for mv in game.legal_moves() {
+            let keeps = if south {
+                self.after(game, mv, value - 1, value)?.0 >= value
+            } else {
+                self.after(game, mv, value, value + 1)?.0 <= value
+            };
+            if keeps {
+                return Ok(mv);
+            }
+        }
+        unreachable!("a position has a move of its own value")
     }
 
     /// A value of the search as a [`Value`].

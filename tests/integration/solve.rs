@@ -164,7 +164,23 @@ fn the_solver_agrees_with_plain_minimax() {
             best.min()
         };
         assert_eq!(best, Some(solution.value), "{name} {holes}x{seeds}");
+        assert_eq!(
+            played_out(&rules, &solution.line),
+            solution.value,
+            "{name} {holes}x{seeds}"
+        );
     }
+}
+
+/// The value at the end of `line` played from the start, each move by the side it names.
+fn played_out(rules: &Rules, line: &[(sowlab::rules::Side, Move)]) -> Value {
+    let mut game = sowlab::engine::Game::new(rules);
+    for &(side, mv) in line {
+        assert_eq!(game.to_move(), Some(side));
+        game.play(mv).expect("a line of legal moves");
+    }
+    assert!(game.is_over());
+    Value::of_finished(&game)
 }
 
 /// North to move first: the same board seen from the other side, so the value changes sign.
@@ -241,6 +257,10 @@ fn cli_prints_the_value() {
     );
     assert!(text.contains("best first move for South: 1\n"), "{text}");
     assert!(text.contains("every first move: 0 -2, 1 +2\n"), "{text}");
+    assert!(
+        text.contains("perfect play (S South, N North): S1 S0\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -263,6 +283,10 @@ fn cli_json() {
     assert_eq!(json["margin"], 2);
     assert_eq!(json["winner"], "south");
     assert_eq!(json["best"], serde_json::json!(["1"]));
+    assert_eq!(
+        json["line"],
+        serde_json::json!([{"side": "south", "move": "1"}, {"side": "south", "move": "0"}])
+    );
 }
 
 /// One line on stderr, exit 2, nothing on stdout.

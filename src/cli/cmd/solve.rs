@@ -23,6 +23,7 @@ struct JsonSolution {
     winner: Option<Side>,
     best: Vec<String>,
     moves: Vec<JsonMove>,
+    line: Vec<JsonTurn>,
     nodes: u64,
     table: u64,
     capacity: u64,
@@ -39,6 +40,13 @@ struct JsonMove {
     mv: String,
     margin: i32,
     winner: Option<Side>,
+}
+
+#[derive(Serialize)]
+struct JsonTurn {
+    side: Side,
+    #[serde(rename = "move")]
+    mv: String,
 }
 
 /// Solves the board, or refuses it with one line (exit 2).
@@ -86,6 +94,11 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                     winner: v.winner(),
                 })
                 .collect(),
+            line: solution
+                .line
+                .iter()
+                .map(|&(side, mv)| JsonTurn { side, mv: name(mv) })
+                .collect(),
             nodes: solution.nodes,
             table: solution.table,
             capacity: solution.capacity,
@@ -117,11 +130,17 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             } else {
                 "North"
             };
+            let line: Vec<String> = solution
+                .line
+                .iter()
+                .map(|&(side, mv)| format!("{}{}", initial(side), name(mv)))
+                .collect();
             text += &format!(
-                "best first move{} for {to_move}: {}\nevery first move: {}\n",
+                "best first move{} for {to_move}: {}\nevery first move: {}\nperfect play (S South, N North): {}\n",
                 if best.len() == 1 { "" } else { "s" },
                 best.join(", "),
-                moves.join(", ")
+                moves.join(", "),
+                line.join(" ")
             );
         }
         text += &format!(
@@ -152,6 +171,14 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         .write_all(text.as_bytes())
         .map_err(Error::Stdout)?;
     Ok(Outcome::Done)
+}
+
+/// `S` or `N`.
+fn initial(side: Side) -> char {
+    match side {
+        Side::South => 'S',
+        Side::North => 'N',
+    }
 }
 
 /// `Kalah on 2 × 3 holes with 12 seeds`.
