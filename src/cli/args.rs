@@ -250,7 +250,7 @@ pub struct DiffArgs {
     pub set: Vec<Setting>,
 }
 
-/// `sowlab solve FILE [--set holes=3 --set seeds=2] [--memory SIZE] [--max-states N] [--max-nodes N] [--json]`
+/// `sowlab solve FILE [--set holes=3 --set seeds=2] [--memory SIZE] [--threads T] [--max-states N] [--max-nodes N] [--json]`
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Variant file.
@@ -274,12 +274,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=crate::solve::MAX_MAX_STATES))]
     pub max_nodes: Option<u64>,
+    /// Threads searching first moves, each with its share of --memory: the values do not
+    /// depend on it, the nodes searched and the time do. One per core unless given.
+    #[arg(long, value_name = "T", default_value_t = super::values::cores(), value_parser = super::values::threads)]
+    pub threads: usize,
     /// One JSON object on stdout instead of the readable lines.
     #[arg(long)]
     pub json: bool,
 }
 
-const SOLVE_HELP: &str = "The value: a single game from the start position, played by the engine's rules, South to move unless the rules' starter says otherwise. A finished game is worth, to South, its result (the engine's winner) and its margin (South's final store minus North's, after the end rules' awards); South maximises, North minimises, result first, then margin. For variants won by the larger store this is minimax on the final margin. Search: MTD(f) over alpha-beta with a transposition table of exact values and bounds, the table's best move tried first, then the moves that gain most. Key: the board, the memories the rules read and, where a rule reads them, the stores (where the winner is the larger store and no rule counts the stores, the key leaves them out and the table holds values less the margin). Extra turns and passes: the same player chooses again. Repetition: the engine ends a game when a position occurs for the Nth time since the stores last changed; the search checks that every move changes the stores or moves seeds forward, and if one does neither it starts again keyed on the positions since the stores last changed (a 128-bit digest). Move cap: a line that reaches it makes the search start again keyed on the move count too. Refused (exit 2): match play (its value depends on later rounds). Memory: the table takes at most --memory (default 1G), 32 bytes an entry; a full table gives up entries that took little work. Limits (exit 2, one line, nothing on stdout): a board whose estimate 2*C(S+P-1, P-1) (S seeds in P holes and stores) exceeds --max-states, if given, is refused before searching; the search stops if it plays more than --max-nodes moves, if given, or if a line is longer than 2000 moves. Progress: a spinner on stderr when it is a terminal. Output: value, winner, best first moves and the value of each first move, a line of perfect play to the end of the game (S South, N North), nodes (moves played by the search), table entries used and in all, time.";
+const SOLVE_HELP: &str = "The value: a single game from the start position, played by the engine's rules, South to move unless the rules' starter says otherwise. A finished game is worth, to South, its result (the engine's winner) and its margin (South's final store minus North's, after the end rules' awards); South maximises, North minimises, result first, then margin. For variants won by the larger store this is minimax on the final margin. Search: MTD(f) over alpha-beta with a transposition table of exact values and bounds, the table's best move tried first, then the moves that gain most. Key: the board, the memories the rules read and, where a rule reads them, the stores (where the winner is the larger store and no rule counts the stores, the key leaves them out and the table holds values less the margin). Extra turns and passes: the same player chooses again. Repetition: the engine ends a game when a position occurs for the Nth time since the stores last changed; the search checks that every move changes the stores or moves seeds forward, and if one does neither it starts again keyed on the positions since the stores last changed (a 128-bit digest). Move cap: a line that reaches it makes the search start again keyed on the move count too. Refused (exit 2): match play (its value depends on later rounds). Memory: the tables take at most --memory (default 1G) together, 32 bytes an entry; a full table gives up entries that took little work. Threads: --threads T share out the first moves, each with a table of its own; the values and the line do not depend on T. Limits (exit 2, one line, nothing on stdout): a board whose estimate 2*C(S+P-1, P-1) (S seeds in P holes and stores) exceeds --max-states, if given, is refused before searching; the search stops if it plays more than --max-nodes moves, if given, or if a line is longer than 2000 moves. Progress: a spinner on stderr when it is a terminal. Output: value, winner, best first moves and the value of each first move, a line of perfect play to the end of the game (S South, N North), nodes (moves played by the search), table entries used and in all, time.";
 
 /// What every simulating command takes: games, agents, seed, threads.
 #[derive(Debug, Args)]

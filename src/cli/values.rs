@@ -108,9 +108,14 @@ impl fmt::Display for Axis {
     }
 }
 
+/// The cores of this machine (1 where the system does not say).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The most worker threads: a few per core.
 pub fn max_threads() -> usize {
-    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+    THREADS_PER_CORE * cores()
 }
 
 /// `--threads T`: 1 to [`max_threads`].

@@ -85,8 +85,11 @@ pub struct Limits {
     pub max_states: Option<u64>,
     /// The most nodes (moves played by the search) before it gives up, if limited.
     pub max_nodes: Option<u64>,
-    /// The most bytes the table takes.
+    /// The most bytes the tables take, all threads together.
     pub memory: u64,
+    /// Threads searching first moves (each with a table of its own): the values do not
+    /// depend on it; the nodes searched do.
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -95,6 +98,7 @@ impl Default for Limits {
             max_states: None,
             max_nodes: None,
             memory: DEFAULT_MEMORY,
+            threads: 1,
         }
     }
 }
@@ -440,7 +444,7 @@ pub fn minimax(rules: &Rules) -> Result<Value, SolveError> {
 }
 
 /// Room for [`MAX_DEPTH`] frames of the search.
-const STACK_BYTES: usize = 256 << 20;
+pub(super) const STACK_BYTES: usize = 256 << 20;
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,29 @@ fn a_tiny_table_changes_no_value() {
     assert!(small.nodes > large.nodes);
 }
 
+/// Threads share out the first moves, each with a table of its own: the values and the line
+/// are those of one thread, through restarts with a finer key too (Oware's stretch).
+#[test]
+fn two_threads_change_no_value() {
+    for (name, holes, seeds) in [("kalah", 4, 3), ("oware", 2, 2), ("ayoayo", 3, 1)] {
+        let rules = board(name, holes, seeds);
+        let solve = |threads| {
+            let limits = Limits {
+                threads,
+                ..Limits::default()
+            };
+            solve::solve(&rules, limits).expect("solved")
+        };
+        let (one, two) = (solve(1), solve(2));
+        assert_eq!(one.moves, two.moves, "{name} {holes}x{seeds}");
+        assert_eq!(one.line, two.line, "{name} {holes}x{seeds}");
+        assert_eq!(
+            one.stretch_keyed, two.stretch_keyed,
+            "{name} {holes}x{seeds}"
+        );
+    }
+}
+
 fn solved(name: &str, holes: u32, seeds: u32) -> solve::Solution {
     solve::solve(&board(name, holes, seeds), Limits::default()).expect("solved")
 }

@@ -132,7 +132,7 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
     let limits = solve::Limits {
         max_states: Some(1_000_000),
         max_nodes: Some(5_000_000),
-        memory: solve::DEFAULT_MEMORY,
+        ..solve::Limits::default()
     };
     let exact: Vec<String> = plan
         .experiment

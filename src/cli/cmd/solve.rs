@@ -57,6 +57,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         max_states: args.max_states,
         max_nodes: args.max_nodes,
         memory: args.memory,
+        threads: args.threads,
     };
     let spinner = super::super::progress::spinner("solving", console.terminal);
     let report = |p: solve::Progress| {
