@@ -23,11 +23,15 @@ fn kalah(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
+    let (empty, standard) = (
+        "variants/catalogue/kalah-empty-capture.sow",
+        "variants/kalah.sow",
+    );
     let boards = [
-        ("empty capture (6,1)", "variants/catalogue/kalah-empty-capture.sow", 1, 2),
-        ("empty capture (6,2)", "variants/catalogue/kalah-empty-capture.sow", 2, 10),
-        ("standard (6,1)", "variants/kalah.sow", 1, 2),
-        ("standard (6,2)", "variants/kalah.sow", 2, 6),
+        ("empty capture (6,1)", empty, 1, 2),
+        ("empty capture (6,2)", empty, 2, 10),
+        ("standard (6,1)", standard, 1, 2),
+        ("standard (6,2)", standard, 2, 6),
     ];
     for (name, file, seeds, margin) in boards {
         let rules = board(file, seeds);

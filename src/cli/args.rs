@@ -258,9 +258,9 @@ pub struct SolveArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
-    /// The most memory the table takes: bytes, or a whole number with K, M or G (binary
-    /// units), 1K to 1024G. A table too small for the board makes the search slower, never
-    /// wrong.
+    /// The most memory the tables take, all threads together: bytes, or a whole number with
+    /// K, M or G (binary units), 1K to 1024G. A table too small for the board makes the
+    /// search slower, never wrong.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = super::values::memory)]
     pub memory: u64,
     /// Refuse, before searching, a board whose estimate of states (the ways to place its

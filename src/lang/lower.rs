@@ -1111,8 +1111,17 @@ impl<'a> Lowering<'a> {
     }
 
     /// Lowers a count test, reporting counts no hole can hold and exact counts beyond the
-    /// engine's table.
+    /// engine's table. A count no hole can hold is an error only on the board of the rule's
+    /// own file: on a board made smaller later (a file that extends it, or `--set`) the rule
+    /// simply never fires, so that every size of board can be played and solved.
     fn count(&mut self, layer: usize, spec: &Spanned<CountSpec>, total: u32) -> CountTest {
+        let resized = self
+            .board
+            .values()
+            .into_iter()
+            .filter(|at| matches!(at.rule(), BoardRule::Holes(_) | BoardRule::Seeds(_)))
+            .any(|at| at.layer > layer);
+        let total = if resized { u32::MAX } else { total };
         let report = |this: &mut Self, kind| this.error(layer, spec.span, kind);
         let impossible = |count: u16| CompileErrorKind::ImpossibleCount {
             count: u32::from(count),

@@ -1602,3 +1602,15 @@ fn relative_paths_give_the_golden_report() {
         );
     }
 }
+
+/// A count no hole can hold is an error on the board of the rule's own file
+/// (`impossible-count` above), but not on a board made smaller by `--set`: there the rule never
+/// fires, and every board can be played. Oware's capture of 2 or 3 on one hole a row of one
+/// seed: 2 seeds in the game.
+#[test]
+fn a_count_beyond_a_board_made_smaller_by_set_is_no_error() {
+    let settings = [("holes", 1), ("seeds", 1)].map(|(k, v)| (k.to_string(), v.to_string()));
+    let rules = compile_path(&util::path("variants/oware.sow"), &settings)
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    assert_eq!(rules.total_seeds(), 2);
+}

@@ -154,6 +154,18 @@ fn oware_1_2_ends_by_repetition_lost_by_4() {
     assert!(s.recurrences > 0);
 }
 
+/// Oware(1,1): South's seed goes into North's hole, which then holds 2, but taking them would
+/// take all North has (the grand slam captures nothing); North must sow its 2, into South's
+/// hole and back into its own, and the start position is back. Its third occurrence ends the
+/// game after South's third move, each keeping the seeds on their side: North 2, South 0.
+#[test]
+fn oware_1_1_ends_by_repetition_lost_by_2() {
+    let s = solved("oware", 1, 1);
+    assert_eq!(s.value, value(-1, -2));
+    let line: Vec<usize> = s.line.iter().map(|&(_, mv)| mv.hole()).collect();
+    assert_eq!(line, [0, 1, 0, 1, 0]);
+}
+
 /// The solver (MTD(f), the key as coarse as the rules allow) agrees with plain minimax
 /// over the engine's own game tree, without table or pruning, on tiny boards of several
 /// variants — with extra turns, passes, repetitions, relay sowing and feeding among them.
