@@ -141,17 +141,15 @@ pub fn memory(s: &str) -> Result<u64, String> {
         _ => (s, 'B'),
     };
     let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        _ => 64,
+        'B' => Some(0),
+        'K' => Some(10),
+        'M' => Some(20),
+        'G' => Some(30),
+        _ => None,
     };
-    let bytes = digits
-        .parse::<u64>()
-        .ok()
-        .filter(|_| shift < 64)
-        .and_then(|n| n.checked_mul(1 << shift.min(63)));
+    let bytes = shift
+        .zip(digits.parse::<u64>().ok())
+        .and_then(|(shift, n)| n.checked_mul(1 << shift));
     match bytes {
         Some(b) if (1024..=MAX_MEMORY).contains(&b) => Ok(b),
         _ => Err(format!(

@@ -1111,9 +1111,11 @@ impl<'a> Lowering<'a> {
     }
 
     /// Lowers a count test, reporting counts no hole can hold and exact counts beyond the
-    /// engine's table. A count no hole can hold is an error only on the board of the rule's
-    /// own file: on a board made smaller later (a file that extends it, or `--set`) the rule
-    /// simply never fires, so that every size of board can be played and solved.
+    /// engine's table. A count no hole can hold is an error only where the board is the one of
+    /// the rule's own file: where a later layer (a file that extends it, or `--set`) sets the
+    /// board's holes or seeds, a count beyond its seeds simply never holds, so that every size
+    /// of board can be played and solved (`sowlab check FILE` still reports it on the file's
+    /// own board).
     fn count(&mut self, layer: usize, spec: &Spanned<CountSpec>, total: u32) -> CountTest {
         let resized = self
             .board

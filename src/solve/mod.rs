@@ -22,9 +22,12 @@
 //! # The search
 //! Each first move's exact value is found by MTD(f): null-window alpha-beta searches
 //! (fail-soft) from a guess, the previous first move's value, until the bounds meet. Moves are
-//! tried in order: the table's best move, then those that gain the mover most. The table
-//! ([`table`]) is a fixed block of memory (`Limits::memory`) of entries holding exact values
-//! or bounds; when it is full, an entry that took little work to find gives way.
+//! tried in order: the table's best move, then those that gain the mover most, then those
+//! that earn an extra turn, then those nearest the end of the row. The table ([`table`])
+//! holds exact values or bounds; it starts small and doubles as it fills, up to
+//! `Limits::memory`, and once there an entry that took little work to find gives way.
+//! With `Limits::threads` above one, threads share out the first moves, each with a table of
+//! its own; then one line of perfect play is found, a null-window search a move.
 //!
 //! # The key
 //! The table is keyed on what the engine's future depends on, and no more where the rules
@@ -470,10 +473,13 @@ mod tests {
         }
     }
 
-    /// A shipped or catalogue variant on a small board.
-    fn board(name: &str, holes: u32, seeds: u32) -> Rules {
+    /// A shipped or catalogue variant with `--set` settings.
+    fn board(name: &str, settings: &[(&str, u32)]) -> Rules {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("{name}.sow"));
-        let settings = [("holes", holes), ("seeds", seeds)].map(|(k, v)| (k.into(), v.to_string()));
+        let settings: Vec<_> = settings
+            .iter()
+            .map(|&(k, v)| (k.into(), v.to_string()))
+            .collect();
         crate::lang::compile_path(&file, &settings).expect("compiles")
     }
 
@@ -490,16 +496,25 @@ mod tests {
     /// a large one.
     #[test]
     fn shortcuts_change_no_value() {
+        let small = |holes, seeds| vec![("holes", holes), ("seeds", seeds)];
         let boards = [
-            ("variants/kalah", 3, 2),
-            ("variants/kalah", 3, 3),
-            ("variants/catalogue/kalah-empty-capture", 3, 2),
-            ("variants/oware", 2, 1),
-            ("variants/ayoayo", 2, 2),
-            ("variants/en-dodoi", 2, 2),
+            ("variants/kalah", small(3, 2)),
+            ("variants/kalah", small(3, 3)),
+            // Lines reach a cap of 6 moves: the search keys on the move count.
+            (
+                "variants/kalah",
+                vec![("holes", 3), ("seeds", 2), ("cap", 6)],
+            ),
+            ("variants/catalogue/kalah-empty-capture", small(3, 2)),
+            // Sowing round past hole 0 keeps the stores: the search keys on the stretch.
+            ("variants/oware", small(2, 1)),
+            ("variants/ayoayo", small(2, 2)),
+            ("variants/en-dodoi", small(2, 2)),
         ];
-        for (name, holes, seeds) in boards {
-            let rules = board(name, holes, seeds);
+        // Whether some board left the stores out, keyed the stretch, keyed the move count.
+        let mut exercised = [false; 3];
+        for (name, settings) in boards {
+            let rules = board(name, &settings);
             let exact = Keying {
                 store_free: false,
                 stretch: true,
@@ -515,11 +530,18 @@ mod tests {
             };
             for slots in [1 << 22, 32] {
                 let solved = search(&rules, fast, slots);
-                assert_eq!(
-                    solved.moves, plain.moves,
-                    "{name} {holes}x{seeds}, {slots} slots"
-                );
-                assert_eq!(solved.value, plain.value, "{name} {holes}x{seeds}");
+                let context = format!("{name} {settings:?}, {slots} slots");
+                assert_eq!(solved.moves, plain.moves, "{context}");
+                assert_eq!(solved.value, plain.value, "{context}");
+                assert_eq!(solved.line, plain.line, "{context}");
+                let keyed = [
+                    solved.store_free,
+                    solved.stretch_keyed,
+                    solved.move_count_keyed,
+                ];
+                for (seen, now) in exercised.iter_mut().zip(keyed) {
+                    *seen |= now;
+                }
             }
             let pruned = search(
                 &rules,
@@ -529,17 +551,21 @@ mod tests {
                 },
                 1 << 22,
             );
-            assert_eq!(pruned.moves, plain.moves, "{name} {holes}x{seeds}");
-            assert!(pruned.nodes <= plain.nodes, "{name} {holes}x{seeds}");
+            assert_eq!(pruned.moves, plain.moves, "{name} {settings:?}");
+            assert!(pruned.nodes <= plain.nodes, "{name} {settings:?}");
         }
+        assert_eq!(
+            exercised, [true; 3],
+            "stores left out, stretch keyed, move count keyed"
+        );
     }
 
     /// Kalah's winner is the larger store and no rule reads the stores; Oware's ends when a
     /// player has more than half the seeds.
     #[test]
     fn margins_suffice_where_no_rule_reads_the_stores() {
-        assert!(margins_suffice(&board("variants/kalah", 2, 2)));
-        assert!(!margins_suffice(&board("variants/oware", 2, 2)));
-        assert!(!margins_suffice(&board("variants/hoyito-i", 2, 2)));
+        assert!(margins_suffice(&board("variants/kalah", &[])));
+        assert!(!margins_suffice(&board("variants/oware", &[])));
+        assert!(!margins_suffice(&board("variants/hoyito-i", &[])));
     }
 }

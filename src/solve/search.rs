@@ -47,6 +47,8 @@ enum Stop {
     /// A move kept the stores and did not move the seeds forward: a position may recur, and
     /// the table must key on the positions of the stretch.
     MayRecur,
+    /// This solver played its share of the node limit.
+    TooManyNodes,
     Error(SolveError),
 }
 
@@ -81,9 +83,8 @@ pub(super) fn search_root(
             Ok(Solver {
                 table: table.map_err(no_memory)?,
                 keying,
-                // Each thread's share of the limit, so that the first thread to reach it
-                // stops the search as one thread would (every thread searches as much
-                // whatever the others do).
+                // Each thread's share of the limit: a thread searches as much whatever the
+                // others do, so the search stops at the same point from run to run.
                 max_nodes: limits
                     .max_nodes
                     .map_or(u64::MAX, |n| n.div_ceil(threads as u64)),
@@ -122,7 +123,7 @@ pub(super) fn search_root(
             Err(Stop::CapInReach | Stop::MayRecur) => {
                 unreachable!("a key already holding what a line needs is asked for it again")
             }
-            Err(Stop::Error(SolveError::TooManyNodes { .. })) => {
+            Err(Stop::TooManyNodes) => {
                 return Err(SolveError::TooManyNodes {
                     limit: limits.max_nodes.unwrap_or(u64::MAX),
                 })
@@ -347,10 +348,7 @@ impl<'r> Solver<'r, '_> {
     ) -> Result<(i32, u16), Stop> {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
-            return Err(SolveError::TooManyNodes {
-                limit: self.max_nodes,
-            }
-            .into());
+            return Err(Stop::TooManyNodes);
         }
         if self.nodes.is_multiple_of(PROGRESS_EVERY) {
             (self.progress)(Progress {

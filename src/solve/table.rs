@@ -1,5 +1,5 @@
-//! The solver's transposition table: a fixed block of memory, two 32-byte slots a 64-byte
-//! bucket, each slot a whole key and a packed entry; a full bucket gives up the entry that
+//! The solver's transposition table: mapped memory that grows up to a limit, two 32-byte
+//! slots a 64-byte bucket, each slot a whole key and a packed entry; a full bucket gives up the entry that
 //! took the least work to find.
 
 use crate::agents::alphabeta::Bound;
