@@ -68,7 +68,7 @@
 mod search;
 pub mod table;
 
-use crate::engine::{Game, Move};
+use crate::engine::{EndReason, Game, Move};
 use crate::rules::{Award, Ending, NoMove, Rules, Scoring, Side, Unfeedable};
 use search::Keying;
 
@@ -188,6 +188,9 @@ pub struct Solution {
     /// at each turn, the first move in move order of those of the best value. Empty if the
     /// start position is already over. Each move with the player who made it.
     pub line: Vec<(Side, Move)>,
+    /// How that line ends the game: by an end rule of the variant, or stopped by the move cap
+    /// or a repetition (then the value is that of a game the rules stop, not one they finish).
+    pub end: EndReason,
     /// Moves played by the search (each child position made once per visit), over every
     /// start it needed.
     pub nodes: u64,

@@ -26,6 +26,7 @@ struct Found {
     value: Value,
     moves: Vec<(Move, Value)>,
     line: Vec<(Side, Move)>,
+    end: EndReason,
 }
 
 /// The first move, in move order, of the best value for the player to move in `game`, and
@@ -103,12 +104,18 @@ pub(super) fn search_root(
         .collect::<Result<Vec<_>, SolveError>>()?;
     loop {
         match root(&mut solvers, rules) {
-            Ok(Found { value, moves, line }) => {
+            Ok(Found {
+                value,
+                moves,
+                line,
+                end,
+            }) => {
                 let sum = |count: fn(&Solver<'_, '_>) -> u64| solvers.iter().map(count).sum();
                 return Ok(Solution {
                     value,
                     moves,
                     line,
+                    end,
                     nodes: sum(|s| s.nodes),
                     table: sum(|s| s.table.len()),
                     capacity: sum(|s| s.table.capacity()),
@@ -162,11 +169,12 @@ struct Solver<'r, 'p> {
 fn root<'r>(solvers: &mut [Solver<'r, '_>], rules: &'r Rules) -> Result<Found, Stop> {
     let mut game = Game::new(rules);
     let (first, rest) = solvers.split_first_mut().expect("a solver");
-    if game.is_over() {
+    if let Some(outcome) = game.outcome() {
         return Ok(Found {
             value: first.value_of(first.leaf(&game)),
             moves: Vec::new(),
             line: Vec::new(),
+            end: outcome.reason,
         });
     }
     let order = Order::of(&mut game, None, first.backwards);
@@ -231,19 +239,19 @@ impl<'r> Solver<'r, '_> {
         loop {
             line.push((game.to_move().expect("a game not over"), mv));
             game.play(mv).expect("the search plays legal moves");
-            if game.is_over() {
-                break;
+            if let Some(outcome) = game.outcome() {
+                break Ok(Found {
+                    value: self.value_of(best),
+                    moves,
+                    line,
+                    end: outcome.reason,
+                });
             }
             if line.len() >= MAX_DEPTH {
                 return Err(SolveError::TooDeep.into());
             }
             mv = self.keeping(&mut game, best)?;
         }
-        Ok(Found {
-            value: self.value_of(best),
-            moves,
-            line,
-        })
     }
 
     /// The first move of `game`, in move order, worth `value`, the value of `game`: for

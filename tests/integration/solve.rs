@@ -162,6 +162,7 @@ fn oware_1_2_ends_by_repetition_lost_by_4() {
 fn oware_1_1_ends_by_repetition_lost_by_2() {
     let s = solved("oware", 1, 1);
     assert_eq!(s.value, value(-1, -2));
+    assert_eq!(s.end, sowlab::engine::EndReason::Repetition);
     let line: Vec<usize> = s.line.iter().map(|&(_, mv)| mv.hole()).collect();
     assert_eq!(line, [0, 1, 0, 1, 0]);
 }
@@ -293,7 +294,9 @@ fn cli_prints_the_value() {
     assert!(text.contains("best first move for South: 1\n"), "{text}");
     assert!(text.contains("every first move: 0 -2, 1 +2\n"), "{text}");
     assert!(
-        text.contains("perfect play (S South, N North): S1 S0\n"),
+        text.contains(
+            "perfect play (S South, N North): S1 S0\nperfect play ends the game by empty-row\n"
+        ),
         "{text}"
     );
 }
@@ -322,6 +325,8 @@ fn cli_json() {
         json["line"],
         serde_json::json!([{"side": "south", "move": "1"}, {"side": "south", "move": "0"}])
     );
+    assert_eq!(json["end"], "empty-row");
+    assert_eq!(json["unfinished"], false);
 }
 
 /// One line on stderr, exit 2, nothing on stdout.

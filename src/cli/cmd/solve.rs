@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::super::args::SolveArgs;
 use super::super::{load_rules, Console, Error, Outcome};
-use crate::engine::Move;
+use crate::engine::{EndReason, Move};
 use crate::rules::{Rules, Side};
 use crate::solve::{self, Limits, SolveError, Value};
 
@@ -24,6 +24,8 @@ struct JsonSolution {
     best: Vec<String>,
     moves: Vec<JsonMove>,
     line: Vec<JsonTurn>,
+    end: &'static str,
+    unfinished: bool,
     nodes: u64,
     table: u64,
     capacity: u64,
@@ -100,6 +102,8 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 .iter()
                 .map(|&(side, mv)| JsonTurn { side, mv: name(mv) })
                 .collect(),
+            end: solution.end.name(),
+            unfinished: solution.end.class().unfinished(),
             nodes: solution.nodes,
             table: solution.table,
             capacity: solution.capacity,
@@ -137,11 +141,12 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 .map(|&(side, mv)| format!("{}{}", initial(side), name(mv)))
                 .collect();
             text += &format!(
-                "best first move{} for {to_move}: {}\nevery first move: {}\nperfect play (S South, N North): {}\n",
+                "best first move{} for {to_move}: {}\nevery first move: {}\nperfect play (S South, N North): {}\n{}\n",
                 if best.len() == 1 { "" } else { "s" },
                 best.join(", "),
                 moves.join(", "),
-                line.join(" ")
+                line.join(" "),
+                ending(solution.end)
             );
         }
         text += &format!(
@@ -172,6 +177,18 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         .write_all(text.as_bytes())
         .map_err(Error::Stdout)?;
     Ok(Outcome::Done)
+}
+
+/// How perfect play ends the game, saying so where the rules stop it unfinished.
+fn ending(end: EndReason) -> String {
+    if end.class().unfinished() {
+        format!(
+            "perfect play never finishes the game: it is stopped by {} (R10), and the value is that of the stopped game",
+            end.name()
+        )
+    } else {
+        format!("perfect play ends the game by {}", end.name())
+    }
 }
 
 /// `S` or `N`.
