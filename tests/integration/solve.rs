@@ -409,3 +409,34 @@ fn help_lists_solve() {
         "{text}"
     );
 }
+
+/// A game over before its first move has a value, but not one of play: `solve` says so on
+/// stdout and warns on stderr, and does not call it perfect play.
+#[test]
+fn cli_says_a_game_over_before_its_first_move_says_nothing_of_play() {
+    let out = sowlab()
+        .args(["solve", "tests/warn/no-first-move.sow"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(
+        stdout.contains("North wins by 24 without a move played (margin -24)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "the game is over before its first move (by stuck): the value says nothing of play"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("perfect play"), "{stdout}");
+    assert!(
+        stderr.starts_with("warning: No first move is over before its first move"),
+        "{stderr}"
+    );
+}

@@ -77,6 +77,14 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         error,
     })?;
     let seconds = started.elapsed().as_secs_f64();
+    if solution.line.is_empty() {
+        // Said on stderr too, for a reader of `--json`, as `simulate` says it of such games.
+        let _ = writeln!(
+            console.err,
+            "warning: {} is over before its first move, so its value says nothing of play (`sowlab trace` says why)",
+            rules.provenance.name
+        );
+    }
     let name = |mv: Move| mv.name(&rules);
     let text = if args.json {
         let line = JsonSolution {
@@ -115,15 +123,24 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         };
         format!("{}\n", serde_json::to_string(&line).expect("plain data"))
     } else {
+        let over = solution.line.is_empty();
         let mut text = format!(
-            "{}: {} with perfect play (margin {:+})\n",
+            "{}: {} {} (margin {:+})\n",
             board(&rules),
             Value::verdict(solution.value),
+            if over {
+                "without a move played"
+            } else {
+                "with perfect play"
+            },
             solution.value.margin
         );
         let best: Vec<String> = solution.best().into_iter().map(name).collect();
-        if best.is_empty() {
-            text += "the start position is already over\n";
+        if over {
+            text += &format!(
+                "the game is over before its first move (by {}): the value says nothing of play\n",
+                solution.end.name()
+            );
         } else {
             let moves: Vec<String> = solution
                 .moves
