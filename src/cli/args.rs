@@ -278,6 +278,16 @@ pub struct SolveArgs {
     /// depend on it, the nodes searched and the time do. One per core unless given.
     #[arg(long, value_name = "T", default_value_t = super::values::cores(), value_parser = super::values::threads)]
     pub threads: usize,
+    /// Build an endgame tablebase first: the exact value of every position with at most K
+    /// seeds on the board (0 to 120), read by the search. It takes 2*C(K+H, H) bytes for H
+    /// holes, beside --memory. None unless given.
+    #[arg(long, value_name = "K",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::solve::tablebase::MAX_SEEDS)))]
+    pub tablebase_seeds: Option<u32>,
+    /// Keep the tablebase's layers in DIR, one file each, keyed by the rules: layers found
+    /// there are read rather than built, layers built are written there.
+    #[arg(long, value_name = "DIR", requires = "tablebase_seeds")]
+    pub tablebase: Option<PathBuf>,
     /// One JSON object on stdout instead of the readable lines.
     #[arg(long)]
     pub json: bool,

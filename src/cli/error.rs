@@ -12,7 +12,7 @@ use crate::report::error::ReportError;
 use crate::rules::Side;
 use crate::sim::merge::MergeError;
 use crate::sim::output::OutputError;
-use crate::solve::SolveError;
+use crate::solve::{SolveError, TablebaseError};
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +55,9 @@ pub enum Error {
         /// How to get under the limit.
         advice: String,
     },
+    /// `solve --tablebase`: a file that cannot be read, written or used.
+    #[error(transparent)]
+    Tablebase(#[from] TablebaseError),
     /// `trace`: a hole that cannot be played.
     #[error("move {turn}: {error}; {side} can play {}", legal.join(", "))]
     IllegalMove {

@@ -282,12 +282,13 @@ impl<'r> Game<'r> {
             word |= u64::from(self.moved[0]) << 6 | u64::from(self.moved[1]) << 7;
         }
         // The move count matters to openings, a first move of the game and captures that
-        // start at a later move; past those, only to the move cap.
+        // start at a later move (move number `from_move`, counted from 1: not before
+        // `from_move - 1` moves are played); past those, only to the move cap.
         let first_move = program.sowing.first_move.is_some_and(|f| f.game_only);
         let early = program
             .captures
             .iter()
-            .map(|c| c.from_move)
+            .map(|c| c.from_move.saturating_sub(1))
             .chain([program.sowing.opening.len() as u32, u32::from(first_move)])
             .max()
             .unwrap_or(0);
@@ -310,6 +311,30 @@ impl<'r> Game<'r> {
     pub fn play(&mut self, mv: Move) -> Result<MoveReport, PlayError> {
         self.check(mv)?;
         Ok(self.commit(mv, None))
+    }
+
+    /// Plays a move in `child`, a game of the same rules: `child` becomes this game after
+    /// `mv`, as `child.clone_from(self)` and `child.play(mv)` would leave it (its legal moves
+    /// and all it reports alike), without copying this turn's results of the other moves.
+    /// For searches, which play each move of a position in turn; this game is unchanged but
+    /// for the move's result, kept.
+    ///
+    /// # Errors
+    /// As [`Game::play`]; `child` is then unchanged.
+    pub fn play_into(&mut self, mv: Move, child: &mut Game<'r>) -> Result<MoveReport, PlayError> {
+        self.check(mv)?;
+        let (mut history, mut turn) = (
+            std::mem::take(&mut child.history),
+            std::mem::take(&mut child.turn),
+        );
+        history.clone_from(&self.history);
+        turn.copy_for(&self.turn, mv);
+        *child = Game {
+            history,
+            turn,
+            ..*self
+        };
+        Ok(child.commit(mv, None))
     }
 
     /// Plays a move, reporting every step of the sowing to `sink`.

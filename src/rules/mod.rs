@@ -515,6 +515,15 @@ impl Rules {
     pub fn content_hash(&self) -> u64 {
         self.hash
     }
+
+    /// The content hash of the program with the seeds of the start layout left out: what a
+    /// game plays like from any position, whatever the board started with. Endgame
+    /// tablebases are keyed by it, so that every starting fill of a board shares one.
+    pub fn play_hash(&self) -> u64 {
+        let mut program = self.program.clone();
+        program.board.layout.fill(0);
+        fnv1a(&serde_json::to_vec(&program).expect("the rule program serialises"))
+    }
 }
 
 /// FNV-1a, 64 bit: stable across Rust versions, unlike `DefaultHasher`.

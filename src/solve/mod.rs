@@ -67,10 +67,12 @@
 
 mod search;
 pub mod table;
+pub mod tablebase;
 
 use crate::engine::{EndReason, Game, Move};
 use crate::rules::{Award, Ending, NoMove, Rules, Scoring, Side, Unfeedable};
 use search::Keying;
+pub use tablebase::{Tablebase, TablebaseError};
 
 /// The default table size: 1 GiB.
 pub const DEFAULT_MEMORY: u64 = 1 << 30;
@@ -201,6 +203,8 @@ pub struct Solution {
     /// Positions expanded that had occurred before in their stretch: how often the
     /// repetition rule's history came into play.
     pub recurrences: u64,
+    /// Positions whose value the tablebase gave, rather than a search.
+    pub probes: u64,
     /// Whether the search had to key on the move count (a line reached the move cap).
     pub move_count_keyed: bool,
     /// Whether the search had to key on the positions since the stores last changed (a move
@@ -370,16 +374,19 @@ pub fn margins_suffice(rules: &Rules) -> bool {
 /// the search plays more nodes than `limits.max_nodes`, or a line is longer than
 /// [`MAX_DEPTH`].
 pub fn solve(rules: &Rules, limits: Limits) -> Result<Solution, SolveError> {
-    solve_reporting(rules, limits, &|_| {})
+    solve_reporting(rules, limits, None, &|_| {})
 }
 
-/// [`solve`], telling `progress` how far the search has gone every million nodes or so.
+/// [`solve`], reading the values of positions with few seeds on the board from `tablebase`
+/// where it has them (it is not read where it was built for other rules, or the key keeps the
+/// stores), and telling `progress` how far the search has gone every million nodes or so.
 ///
 /// # Errors
 /// As [`solve`].
 pub fn solve_reporting(
     rules: &Rules,
     limits: Limits,
+    tablebase: Option<&Tablebase>,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
     let estimate = estimate(rules);
@@ -405,7 +412,7 @@ pub fn solve_reporting(
     };
     let slots = u64::try_from(estimate.saturating_mul(2)).unwrap_or(u64::MAX);
     // Lines can be long: the search recurses once per move, on a stack of its own.
-    on_deep_stack(|| search::search_root(rules, limits, keying, slots, progress))
+    on_deep_stack(|| search::search_root(rules, limits, keying, slots, tablebase, progress))
 }
 
 /// `search`, on a thread with room for [`MAX_DEPTH`] frames.
@@ -452,7 +459,7 @@ pub fn minimax(rules: &Rules) -> Result<Value, SolveError> {
 /// Room for [`MAX_DEPTH`] frames of the search.
 pub(super) const STACK_BYTES: usize = 256 << 20;
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -477,7 +484,7 @@ mod tests {
     }
 
     /// A shipped or catalogue variant with `--set` settings.
-    fn board(name: &str, settings: &[(&str, u32)]) -> Rules {
+    pub(super) fn board(name: &str, settings: &[(&str, u32)]) -> Rules {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("{name}.sow"));
         let settings: Vec<_> = settings
             .iter()
@@ -486,17 +493,30 @@ mod tests {
         crate::lang::compile_path(&file, &settings).expect("compiles")
     }
 
-    /// The start position of `rules` searched with `keying`, in a table of `slots` slots.
-    fn search(rules: &Rules, keying: Keying, slots: u64) -> Solution {
+    /// The start position of `rules` searched with `keying`, in a table of `slots` slots,
+    /// reading `tablebase` where it has a value.
+    fn search_with(
+        rules: &Rules,
+        keying: Keying,
+        slots: u64,
+        tablebase: Option<&Tablebase>,
+    ) -> Solution {
         let slots = slots.min(1 << 22);
-        on_deep_stack(|| search::search_root(rules, Limits::default(), keying, slots, &|_| {}))
-            .expect("solved")
+        on_deep_stack(|| {
+            search::search_root(rules, Limits::default(), keying, slots, tablebase, &|_| {})
+        })
+        .expect("solved")
+    }
+
+    fn search(rules: &Rules, keying: Keying, slots: u64) -> Solution {
+        search_with(rules, keying, slots, None)
     }
 
     /// The shortcuts of the search change no value, first moves included: alpha-beta and
     /// MTD(f) against plain minimax with a table of exact values; a key without the stores,
     /// the stretch or the move count against one with all three; a table of 32 slots against
-    /// a large one.
+    /// a large one; a tablebase of every position with up to 5 seeds on the board, where the
+    /// rules allow one.
     #[test]
     fn shortcuts_change_no_value() {
         let small = |holes, seeds| vec![("holes", holes), ("seeds", seeds)];
@@ -514,8 +534,9 @@ mod tests {
             ("variants/ayoayo", small(2, 2)),
             ("variants/en-dodoi", small(2, 2)),
         ];
-        // Whether some board left the stores out, keyed the stretch, keyed the move count.
-        let mut exercised = [false; 3];
+        // Whether some board left the stores out, keyed the stretch, keyed the move count,
+        // read a tablebase.
+        let mut exercised = [false; 4];
         for (name, settings) in boards {
             let rules = board(name, &settings);
             let exact = Keying {
@@ -531,8 +552,9 @@ mod tests {
                 move_count: false,
                 pruning: true,
             };
-            for slots in [1 << 22, 32] {
-                let solved = search(&rules, fast, slots);
+            let tablebase = Tablebase::open(&rules, 5, None, 2, &|_| {}).ok();
+            for (slots, tablebase) in [(1 << 22, None), (32, None), (1 << 22, tablebase.as_ref())] {
+                let solved = search_with(&rules, fast, slots, tablebase);
                 let context = format!("{name} {settings:?}, {slots} slots");
                 assert_eq!(solved.moves, plain.moves, "{context}");
                 assert_eq!(solved.value, plain.value, "{context}");
@@ -541,6 +563,7 @@ mod tests {
                     solved.store_free,
                     solved.stretch_keyed,
                     solved.move_count_keyed,
+                    solved.probes > 0,
                 ];
                 for (seen, now) in exercised.iter_mut().zip(keyed) {
                     *seen |= now;
@@ -558,8 +581,8 @@ mod tests {
             assert!(pruned.nodes <= plain.nodes, "{name} {settings:?}");
         }
         assert_eq!(
-            exercised, [true; 3],
-            "stores left out, stretch keyed, move count keyed"
+            exercised, [true; 4],
+            "stores left out, stretch keyed, move count keyed, tablebase read"
         );
     }
 

@@ -2,6 +2,7 @@
 //! finer key whenever a line shows that the coarser one cannot tell positions apart.
 
 use super::table::{mix, Entry, Key, Table};
+use super::tablebase::{self, Tablebase};
 use super::{Limits, Progress, Solution, SolveError, Value, MAX_DEPTH};
 use crate::agents::alphabeta::Bound;
 use crate::engine::{EndReason, Game, Move, Position};
@@ -71,8 +72,11 @@ pub(super) fn search_root(
     limits: Limits,
     mut keying: Keying,
     table_slots: u64,
+    tablebase: Option<&Tablebase>,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
+    // Its values are margins: of use only where the key leaves the stores out.
+    let tablebase = tablebase.filter(|t| keying.store_free && t.fits(rules));
     let threads = limits.threads.max(1);
     let no_memory = |_| SolveError::NoMemory {
         bytes: limits.memory,
@@ -93,7 +97,9 @@ pub(super) fn search_root(
                 cap: rules.program.ending.move_cap,
                 backwards: rules.program.sowing.direction
                     == DirectionRule::Fixed(Direction::Clockwise),
+                tablebase,
                 nodes: 0,
+                probes: 0,
                 recurrences: 0,
                 depth: 0,
                 spare: Vec::new(),
@@ -120,6 +126,7 @@ pub(super) fn search_root(
                     table: sum(|s| s.table.len()),
                     capacity: sum(|s| s.table.capacity()),
                     recurrences: sum(|s| s.recurrences),
+                    probes: sum(|s| s.probes),
                     move_count_keyed: keying.move_count,
                     stretch_keyed: keying.stretch,
                     store_free: keying.store_free,
@@ -154,7 +161,11 @@ struct Solver<'r, 'p> {
     cap: u32,
     /// The rules sow clockwise: seeds move forward to lower hole numbers.
     backwards: bool,
+    /// Exact values of positions with few seeds on the board, where the rules allow them.
+    tablebase: Option<&'p Tablebase>,
     nodes: u64,
+    /// Positions the tablebase answered.
+    probes: u64,
     recurrences: u64,
     depth: usize,
     /// Games to play children in, kept to reuse their memory.
@@ -217,6 +228,7 @@ fn root<'r>(solvers: &mut [Solver<'r, '_>], rules: &'r Rules) -> Result<Found, S
 impl<'r> Solver<'r, '_> {
     /// The exact value of each of `moves` from `game`, each guessed from the one before.
     fn first_moves(&mut self, game: &Game<'r>, moves: &[Move]) -> Result<Vec<(Move, i32)>, Stop> {
+        let game = &mut game.clone();
         let mut values = Vec::new();
         let mut guess = 0;
         for &mv in moves {
@@ -285,7 +297,7 @@ impl<'r> Solver<'r, '_> {
 
     /// The exact value after `mv`, by MTD(f): null-window searches from `guess` until the
     /// bounds meet (one full-window search without pruning).
-    fn exact(&mut self, game: &Game<'r>, mv: Move, guess: i32) -> Result<i32, Stop> {
+    fn exact(&mut self, game: &mut Game<'r>, mv: Move, guess: i32) -> Result<i32, Stop> {
         if !self.keying.pruning {
             return Ok(self.after(game, mv, i32::MIN, i32::MAX)?.0);
         }
@@ -329,19 +341,14 @@ impl<'r> Solver<'r, '_> {
     /// line searched from there.
     fn after(
         &mut self,
-        game: &Game<'r>,
+        game: &mut Game<'r>,
         mv: Move,
         alpha: i32,
         beta: i32,
     ) -> Result<(i32, u16), Stop> {
-        let mut child = match self.spare.pop() {
-            Some(mut spare) => {
-                spare.clone_from(game);
-                spare
-            }
-            None => game.clone(),
-        };
-        child.play(mv).expect("the search plays legal moves");
+        let mut child = self.spare.pop().unwrap_or_else(|| game.clone());
+        game.play_into(mv, &mut child)
+            .expect("the search plays legal moves");
         let result = self.child(game.position(), &mut child, alpha, beta);
         self.spare.push(child);
         result
@@ -373,7 +380,19 @@ impl<'r> Solver<'r, '_> {
                 Err(Stop::CapInReach)
             }
             Some(_) => Ok((self.leaf(child), 0)),
-            None => self.value(child, alpha, beta),
+            None => {
+                let known = self.tablebase.and_then(|t| t.probe(child));
+                // A line of the tablebase's that would reach the cap is searched instead.
+                match known
+                    .filter(|&(_, h)| child.stats().moves.saturating_add(u32::from(h)) <= self.cap)
+                {
+                    Some(found) => {
+                        self.probes += 1;
+                        Ok(found)
+                    }
+                    None => self.value(child, alpha, beta),
+                }
+            }
         }
     }
 
@@ -382,14 +401,7 @@ impl<'r> Solver<'r, '_> {
     /// position recurs before the stores change, and the repetition rule never reads the
     /// positions of a stretch.
     fn forward(&self, before: &Position, after: &Position) -> bool {
-        let rank = |p: &Position| -> u64 {
-            let n = p.board().len() as u64;
-            let rank = |i: u64| if self.backwards { n - 1 - i } else { i };
-            (0..)
-                .zip(p.board())
-                .map(|(i, &s)| rank(i) * u64::from(s))
-                .sum()
-        };
+        let rank = |p| tablebase::seed_rank(p, self.backwards);
         before.stores() != after.stores() || rank(after) > rank(before)
     }
 

@@ -276,8 +276,45 @@ fn matches_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `Game::play_into` leaves its child as `clone_from` and `play` would, into a game left
+/// over from anywhere in the game: every legal move of every turn of a random game, compared
+/// on the state, the report, and the child's own legal moves and their reports.
+fn play_into_both(pair: &Pair, seed: u64) -> Result<(), TestCaseError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::from_position(&pair.fast, start(&pair.fast, &mut rng));
+    let mut child = game.clone();
+    for turn in 0..60 {
+        if game.is_over() {
+            break;
+        }
+        for mv in game.legal_moves() {
+            let mut copy = game.clone();
+            let report = copy.play(mv).expect("legal");
+            prop_assert_eq!(game.play_into(mv, &mut child), Ok(report), "{}", pair.name);
+            agree(&pair.name, same_state(turn, &copy, &child))?;
+            prop_assert_eq!(copy.legal_moves(), child.legal_moves(), "{}", pair.name);
+            for next in copy.legal_moves() {
+                let (mut a, mut b) = (copy.clone(), child.clone());
+                prop_assert_eq!(a.play(next), b.play(next), "{}", pair.name);
+                agree(&pair.name, same_state(turn, &a, &b))?;
+            }
+        }
+        let moves = game.legal_moves();
+        game.play(moves[rng.gen_range(0..moves.len())])
+            .expect("legal");
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    #[test]
+    fn play_into_plays_as_a_copy_and_a_move(seed in any::<u64>()) {
+        for pair in shipped() {
+            play_into_both(pair, seed)?;
+        }
+    }
 
     #[test]
     fn every_shortcut_plays_as_the_plain_path_move_by_move(seed in any::<u64>()) {

@@ -440,3 +440,104 @@ fn cli_says_a_game_over_before_its_first_move_says_nothing_of_play() {
         "{stderr}"
     );
 }
+
+/// `solve --json` on Kalah(4,2) with `extra` flags: the parsed line.
+fn solve_json(extra: &[&str]) -> serde_json::Value {
+    let out = sowlab()
+        .args([
+            "solve",
+            "variants/kalah.sow",
+            "--set",
+            "holes=4",
+            "--set",
+            "seeds=2",
+        ])
+        .arg("--json")
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    serde_json::from_slice(&out.stdout).expect("one JSON line")
+}
+
+/// A tablebase gives the search exact values and changes none of its own: the value, every
+/// first move and the line are those found without one. Its layers, written by one run, are
+/// read by the next; a damaged one is refused in one line.
+#[test]
+fn a_tablebase_changes_no_value_and_the_next_run_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = dir.path().to_str().unwrap();
+    let flags = ["--tablebase-seeds", "9", "--tablebase", tb];
+    let plain = solve_json(&[]);
+    let built = solve_json(&flags);
+    let read = solve_json(&flags);
+    for key in ["margin", "moves", "line"] {
+        assert_eq!(built[key], plain[key], "{key}");
+        assert_eq!(read[key], plain[key], "{key}");
+    }
+    assert_eq!(plain["tablebase_seeds"], serde_json::Value::Null);
+    assert_eq!(built["tablebase_seeds"], 9);
+    assert_eq!(built["tablebase_layers_read"], 0);
+    assert_eq!(read["tablebase_layers_read"], 10);
+    assert!(built["probes"].as_u64().unwrap() > 0);
+    assert!(built["nodes"].as_u64() < plain["nodes"].as_u64());
+
+    let layer = std::fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .expect("the rules' directory")
+        .unwrap()
+        .path()
+        .join("layer-05.sowtb");
+    let bytes = std::fs::read(&layer).unwrap();
+    std::fs::write(&layer, &bytes[..bytes.len() - 1]).unwrap();
+    let out = sowlab()
+        .args([
+            "solve",
+            "variants/kalah.sow",
+            "--set",
+            "holes=4",
+            "--set",
+            "seeds=2",
+        ])
+        .args(flags)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.starts_with("error: tablebase file ")
+            && err.contains("layer-05.sowtb refused: expected")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+/// Oware's end reads the stores (more than half the seeds wins): no tablebase can hold its
+/// values, and `solve` says so and solves without one.
+#[test]
+fn rules_no_tablebase_can_hold_are_solved_without_one() {
+    let out = sowlab()
+        .args([
+            "solve",
+            "variants/oware.sow",
+            "--set",
+            "holes=2",
+            "--set",
+            "seeds=1",
+        ])
+        .args(["--tablebase-seeds", "4"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("warning: no tablebase for Oware: the stores decide more than the margin"),
+        "{err}"
+    );
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("tablebase"));
+}

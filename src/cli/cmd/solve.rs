@@ -9,7 +9,7 @@ use super::super::args::SolveArgs;
 use super::super::{load_rules, Console, Error, Outcome};
 use crate::engine::{EndReason, Move};
 use crate::rules::{Rules, Side};
-use crate::solve::{self, Limits, SolveError, Value};
+use crate::solve::{self, tablebase, Limits, SolveError, Tablebase, TablebaseError, Value};
 
 /// The line of `--json`.
 #[derive(Serialize)]
@@ -33,6 +33,12 @@ struct JsonSolution {
     move_count_keyed: bool,
     stretch_keyed: bool,
     store_free: bool,
+    /// The most seeds on the board of a position the tablebase holds, if one was read.
+    tablebase_seeds: Option<u32>,
+    /// Its layers read from files rather than built.
+    tablebase_layers_read: u32,
+    /// Positions whose value the tablebase gave.
+    probes: u64,
     seconds: f64,
 }
 
@@ -69,7 +75,11 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             100.0 * p.entries as f64 / p.capacity as f64
         ));
     };
-    let solved = solve::solve_reporting(&rules, limits, &report);
+    let tablebase = match args.tablebase_seeds {
+        Some(seeds) => tablebase(&rules, seeds, args, &spinner, console)?,
+        None => None,
+    };
+    let solved = solve::solve_reporting(&rules, limits, tablebase.as_ref(), &report);
     spinner.finish_and_clear();
     let solution = solved.map_err(|error| Error::Solve {
         board: board(&rules),
@@ -119,6 +129,9 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             move_count_keyed: solution.move_count_keyed,
             stretch_keyed: solution.stretch_keyed,
             store_free: solution.store_free,
+            tablebase_seeds: tablebase.as_ref().map(Tablebase::max_seeds),
+            tablebase_layers_read: tablebase.as_ref().map_or(0, |t| t.read),
+            probes: solution.probes,
             seconds,
         };
         format!("{}\n", serde_json::to_string(&line).expect("plain data"))
@@ -166,6 +179,16 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 ending(solution.end)
             );
         }
+        if let Some(base) = &tablebase {
+            text += &format!(
+                "tablebase: every position with up to {} seeds on the board, {} MB, {} of {} layers read from files, {} positions answered\n",
+                base.max_seeds(),
+                base.bytes().div_ceil(1 << 20),
+                base.read,
+                base.max_seeds() + 1,
+                solution.probes
+            );
+        }
         text += &format!(
             "searched {} nodes, {} of {} table entries{}{}{}, {seconds:.2} s\n",
             solution.nodes,
@@ -194,6 +217,41 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         .write_all(text.as_bytes())
         .map_err(Error::Stdout)?;
     Ok(Outcome::Done)
+}
+
+/// The tablebase of `rules` up to `seeds` seeds, read from or written to `--tablebase`.
+fn tablebase(
+    rules: &Rules,
+    seeds: u32,
+    args: &SolveArgs,
+    spinner: &indicatif::ProgressBar,
+    console: &mut Console<'_>,
+) -> Result<Option<Tablebase>, Error> {
+    let report = |layer: tablebase::LayerReport| {
+        spinner.set_message(format!(
+            "tablebase: layer {} of {seeds} {}",
+            layer.seeds,
+            if layer.read { "read" } else { "built" }
+        ));
+    };
+    match Tablebase::open(
+        rules,
+        seeds,
+        args.tablebase.as_deref(),
+        args.threads,
+        &report,
+    ) {
+        Ok(tablebase) => Ok(Some(tablebase)),
+        Err(TablebaseError::Unsupported(why)) => {
+            let _ = writeln!(
+                console.err,
+                "warning: no tablebase for {}: {why}; solving without one",
+                rules.provenance.name
+            );
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// How perfect play ends the game, saying so where the rules stop it unfinished.

@@ -54,6 +54,25 @@ impl Clone for Turn {
     }
 }
 
+impl Turn {
+    /// Takes from `source` what playing `mv` reads: its counts, and of the moves examined
+    /// only `mv`'s result (the next turn starts afresh).
+    pub(super) fn copy_for(&mut self, source: &Turn, mv: Move) {
+        let mut results = std::mem::take(&mut self.results);
+        if results.len() == source.results.len() {
+            results[mv.slot()] = source.results[mv.slot()];
+        } else {
+            results.clone_from(&source.results);
+        }
+        *self = Turn {
+            results,
+            examined: source.examined & mv.bit(),
+            legal: source.legal & mv.bit(),
+            ..*source
+        };
+    }
+}
+
 impl Game<'_> {
     /// The legal moves of the player to move, as a bit mask of moves (sows every candidate
     /// not yet tried).
