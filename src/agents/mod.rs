@@ -1,10 +1,11 @@
 //! Players of known strength: the `Agent` trait and the specs that name them on the command
-//! line (`random`, `greedy`, `alphabeta:4`, `mcts:500`). All randomness comes from the RNG the
+//! line (`random`, `greedy`, `alphabeta:4`, `mcts:500`, `perfect`). All randomness comes from the RNG the
 //! caller passes, so a game is a pure function of (rules, agents, seed).
 
 pub(crate) mod alphabeta;
 mod greedy;
 mod mcts;
+pub mod perfect;
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +20,7 @@ use crate::rules::Side;
 pub use alphabeta::{AlphaBeta, WIN};
 pub use greedy::Greedy;
 pub use mcts::Mcts;
+pub use perfect::Perfect;
 
 /// A player: given a game that is not over, plays one move in it.
 pub trait Agent: Send {
@@ -45,6 +47,8 @@ pub enum AgentSpec {
     AlphaBeta(u8),
     /// UCT with this many iterations per move.
     Mcts(u32),
+    /// A move of the best exact value, by the solver, on small boards ([`perfect::fits`]).
+    Perfect,
 }
 
 impl AgentSpec {
@@ -55,6 +59,7 @@ impl AgentSpec {
             AgentSpec::Greedy => Box::new(Greedy),
             AgentSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(depth)),
             AgentSpec::Mcts(iterations) => Box::new(Mcts::new(iterations)),
+            AgentSpec::Perfect => Box::new(Perfect),
         }
     }
 }
@@ -66,6 +71,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Greedy => f.write_str("greedy"),
             AgentSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
             AgentSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            AgentSpec::Perfect => f.write_str("perfect"),
         }
     }
 }
@@ -126,7 +132,7 @@ impl Pairing {
 
 /// Why an agent spec does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown agent `{spec}`: expected random, greedy, alphabeta:DEPTH (1-12) or mcts:ITERATIONS (1-1000000)")]
+#[error("unknown agent `{spec}`: expected random, greedy, alphabeta:DEPTH (1-12), mcts:ITERATIONS (1-1000000) or perfect")]
 pub struct ParseAgentError {
     /// What was given.
     pub spec: String,
@@ -143,6 +149,7 @@ impl FromStr for AgentSpec {
         match (kind, arg) {
             ("random", None) => Ok(AgentSpec::Random),
             ("greedy", None) => Ok(AgentSpec::Greedy),
+            ("perfect", None) => Ok(AgentSpec::Perfect),
             ("alphabeta", Some(d)) => match d.parse() {
                 Ok(d @ 1..=12) => Ok(AgentSpec::AlphaBeta(d)),
                 _ => Err(bad()),
@@ -192,7 +199,7 @@ mod tests {
 
     #[test]
     fn specs_round_trip_and_bad_ones_are_refused() {
-        for spec in ["random", "greedy", "alphabeta:4", "mcts:500"] {
+        for spec in ["random", "greedy", "alphabeta:4", "mcts:500", "perfect"] {
             assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
         }
         for bad in [
@@ -203,6 +210,7 @@ mod tests {
             "mcts:0",
             "minimax:3",
             "random:2",
+            "perfect:3",
         ] {
             assert!(bad.parse::<AgentSpec>().is_err(), "{bad} parsed");
         }

@@ -190,7 +190,8 @@ pub struct TraceArgs {
 pub struct PlayArgs {
     /// Variant file.
     pub file: PathBuf,
-    /// The agent that takes the other seat: random, greedy, alphabeta:1..12 or mcts:1..1000000.
+    /// The agent that takes the other seat: random, greedy, alphabeta:1..12, mcts:1..1000000
+    /// or perfect (small boards).
     /// Without it, two people take turns at the keyboard.
     #[arg(long, value_name = "AGENT")]
     pub vs: Option<AgentSpec>,
@@ -303,7 +304,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     pub games: u64,
     /// Two agents, e.g. `random,alphabeta:4` (random, greedy, alphabeta:1..12,
-    /// mcts:1..1000000); repeat the flag for more pairings.
+    /// mcts:1..1000000, perfect on small boards); repeat the flag for more pairings.
     #[arg(long, value_name = "A,B", required = true)]
     pub agents: Vec<Pairing>,
     /// Master seed, 0 to 18446744073709551615: every game's seed derives from it.

@@ -55,6 +55,16 @@ pub enum Error {
         /// How to get under the limit.
         advice: String,
     },
+    /// `perfect` asked to play a variant the solver cannot search every move.
+    #[error(
+        "`perfect` cannot play {variant}: {why}; give another agent, or a smaller board with --set"
+    )]
+    PerfectUnfit {
+        /// The variant's name.
+        variant: String,
+        /// Why not.
+        why: String,
+    },
     /// `solve --tablebase`: a file that cannot be read, written or used.
     #[error(transparent)]
     Tablebase(#[from] TablebaseError),

@@ -389,6 +389,22 @@ pub fn solve_reporting(
     tablebase: Option<&Tablebase>,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
+    solve_from(&Game::new(rules), limits, tablebase, progress)
+}
+
+/// [`solve_reporting`] from `game`, wherever it stands: the value of the rest of the game
+/// (its margin counts what the stores already hold), each legal move's, and a line of perfect
+/// play from there. What a player needs who plays perfectly ([`crate::agents::Perfect`]).
+///
+/// # Errors
+/// As [`solve`], for `game`'s rules.
+pub fn solve_from(
+    game: &Game<'_>,
+    limits: Limits,
+    tablebase: Option<&Tablebase>,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Solution, SolveError> {
+    let rules = game.rules();
     let estimate = estimate(rules);
     if let Some(limit) = limits.max_states.filter(|&l| estimate > u128::from(l)) {
         return Err(SolveError::TooLarge { estimate, limit });
@@ -412,7 +428,7 @@ pub fn solve_reporting(
     };
     let slots = u64::try_from(estimate.saturating_mul(2)).unwrap_or(u64::MAX);
     // Lines can be long: the search recurses once per move, on a stack of its own.
-    on_deep_stack(|| search::search_root(rules, limits, keying, slots, tablebase, progress))
+    on_deep_stack(|| search::search_root(game, limits, keying, slots, tablebase, progress))
 }
 
 /// `search`, on a thread with room for [`MAX_DEPTH`] frames.
@@ -503,7 +519,14 @@ pub(super) mod tests {
     ) -> Solution {
         let slots = slots.min(1 << 22);
         on_deep_stack(|| {
-            search::search_root(rules, Limits::default(), keying, slots, tablebase, &|_| {})
+            search::search_root(
+                &Game::new(rules),
+                Limits::default(),
+                keying,
+                slots,
+                tablebase,
+                &|_| {},
+            )
         })
         .expect("solved")
     }

@@ -6,7 +6,7 @@ use super::tablebase::{self, Tablebase};
 use super::{Limits, Progress, Solution, SolveError, Value, MAX_DEPTH};
 use crate::agents::alphabeta::Bound;
 use crate::engine::{EndReason, Game, Move, Position};
-use crate::rules::{Direction, DirectionRule, Rules, Side};
+use crate::rules::{Direction, DirectionRule, Side};
 
 /// What the table's key holds beyond the board and the memories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,15 +66,17 @@ const HOLES: i32 = 64;
 /// Nodes between two progress reports (a power of two).
 const PROGRESS_EVERY: u64 = 1 << 20;
 
-/// Searches the start position of `rules` until a key fine enough for every line is found.
+/// Searches `start`, a game not over or over, until a key fine enough for every line is
+/// found.
 pub(super) fn search_root(
-    rules: &Rules,
+    start: &Game<'_>,
     limits: Limits,
     mut keying: Keying,
     table_slots: u64,
     tablebase: Option<&Tablebase>,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
+    let rules = start.rules();
     // Its values are margins: of use only where the key leaves the stores out.
     let tablebase = tablebase.filter(|t| keying.store_free && t.fits(rules));
     let threads = limits.threads.max(1);
@@ -109,7 +111,7 @@ pub(super) fn search_root(
         })
         .collect::<Result<Vec<_>, SolveError>>()?;
     loop {
-        match root(&mut solvers, rules) {
+        match root(&mut solvers, start) {
             Ok(Found {
                 value,
                 moves,
@@ -177,8 +179,8 @@ struct Solver<'r, 'p> {
 /// perfect play. With several solvers, each takes every so many first moves, in the order
 /// the search tries moves, on a thread of its own with a table of its own: the values are
 /// exact whatever each table holds, so they do not depend on the threads.
-fn root<'r>(solvers: &mut [Solver<'r, '_>], rules: &'r Rules) -> Result<Found, Stop> {
-    let mut game = Game::new(rules);
+fn root<'r>(solvers: &mut [Solver<'r, '_>], start: &Game<'r>) -> Result<Found, Stop> {
+    let mut game = start.clone();
     let (first, rest) = solvers.split_first_mut().expect("a solver");
     if let Some(outcome) = game.outcome() {
         return Ok(Found {

@@ -8,7 +8,7 @@ use sowlab::agents::Agent;
 use sowlab::engine::{Game, MoveReport};
 use sowlab::sim::{play_game, Players};
 
-use crate::util;
+use crate::util::{self, sowlab};
 
 fn read(path: &std::path::Path) -> Vec<csv::StringRecord> {
     csv::Reader::from_path(path)
@@ -145,4 +145,96 @@ fn balance_states_the_exact_value_of_small_boards() {
         page.contains("Value of the start position: South wins by 4 with perfect play"),
         "{page}"
     );
+}
+
+/// `perfect` plays the solver's moves: Kalah on 3 holes of 2 seeds is won by South by 4 with
+/// perfect play, so a perfect South never does worse than +4 against random play, nor a
+/// perfect North better than -4 for South, game after game.
+#[test]
+fn perfect_play_never_does_worse_than_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    sowlab()
+        .args([
+            "simulate",
+            "variants/kalah.sow",
+            "--set",
+            "holes=3",
+            "--set",
+            "seeds=2",
+        ])
+        .args([
+            "--agents",
+            "perfect,random",
+            "--games",
+            "30",
+            "--opening",
+            "0",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let mut games = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    let headers = games.headers().unwrap().clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let mut seen = [0; 2];
+    for game in games.records() {
+        let game = game.unwrap();
+        let total = |side: &str| {
+            game[column(&format!("{side}_total"))]
+                .parse::<i32>()
+                .unwrap()
+        };
+        let margin = total("south") - total("north");
+        if &game[column("south_agent")] == "perfect" {
+            assert!(margin >= 4, "perfect South: {margin}");
+            seen[0] += 1;
+        } else {
+            assert!(margin <= 4, "perfect North: {margin}");
+            seen[1] += 1;
+        }
+    }
+    assert_eq!(seen, [30, 30]);
+}
+
+/// A ladder can end in perfect play on a small board; on a board the solver cannot search
+/// every move, `perfect` is refused before any game, in one line.
+#[test]
+fn a_ladder_ends_in_perfect_play_on_small_boards_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = ["--ladder", "random,alphabeta:2,perfect", "--games", "10"];
+    sowlab()
+        .args([
+            "balance",
+            "variants/kalah.sow",
+            "--set",
+            "holes=3",
+            "--set",
+            "seeds=2",
+        ])
+        .args(ladder)
+        .arg("--out")
+        .arg(dir.path().join("small"))
+        .assert()
+        .success();
+    let skill = std::fs::read_to_string(dir.path().join("small/skill.csv")).unwrap();
+    assert!(skill.contains("perfect"), "{skill}");
+    let out = sowlab()
+        .args(["balance", "variants/kalah.sow"])
+        .args(ladder)
+        .arg("--out")
+        .arg(dir.path().join("large"))
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(
+            "error: `perfect` cannot play Kalah: its board has 13132444545150 estimated states"
+        ) && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!dir.path().join("large").exists());
 }

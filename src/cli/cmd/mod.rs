@@ -36,6 +36,20 @@ fn out_dir(out: &Path, console: &mut Console<'_>) -> Result<PathBuf, Error> {
 
 /// The variant files `paths` name ([`lang::variant_files`]), each folder passed over said
 /// on stderr.
+/// Refuses `perfect` among `agents` for rules it cannot play ([`crate::agents::perfect::fits`]).
+fn perfect_fits(
+    rules: &Rules,
+    mut agents: impl Iterator<Item = crate::agents::AgentSpec>,
+) -> Result<(), Error> {
+    if !agents.any(|a| a == crate::agents::AgentSpec::Perfect) {
+        return Ok(());
+    }
+    crate::agents::perfect::fits(rules).map_err(|why| Error::PerfectUnfit {
+        variant: rules.provenance.name.clone(),
+        why,
+    })
+}
+
 fn variant_files(paths: &[PathBuf], console: &mut Console<'_>) -> Result<Vec<PathBuf>, Error> {
     let found = lang::variant_files(paths)?;
     for (folder, why) in &found.skipped {

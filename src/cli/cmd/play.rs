@@ -21,6 +21,7 @@ pub fn run(
     input: &mut dyn BufRead,
 ) -> Result<Outcome, Error> {
     let rules = load_rules(&args.file, &args.set)?;
+    super::perfect_fits(&rules, args.vs.into_iter())?;
     // Colours and a prompt only on a terminal (`console.terminal` is false for callers that
     // capture the output); typed commands are on the screen already, others are echoed.
     let screen = console.terminal && std::io::stdout().is_terminal();

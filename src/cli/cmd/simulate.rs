@@ -46,6 +46,8 @@ pub fn plan(sources: &[Source], run: &RunArgs, moves: bool, tagged: bool) -> Res
     let mut infos = Vec::new();
     for (file, settings) in sources {
         let rules = load_rules(file, settings)?;
+        let agents = pairings.iter().flat_map(|p| p.0);
+        super::perfect_fits(&rules, agents)?;
         if run.r#match {
             if let Err(e) = Match::new(&rules) {
                 return Err(Error::NoMatch(file.clone(), e));
