@@ -77,6 +77,38 @@ pub enum Command {
     /// agents and every rung against the next, both seatings; balance.csv, skill.csv, charts,
     /// index.md, index.html.
     Balance(BalanceArgs),
+    /// Exact values with perfect play on a grid of small boards, for each variant, within a
+    /// budget: values.csv, a table a row count, a chart, index.md, index.html.
+    Exact(ExactArgs),
+}
+
+/// `sowlab exact VARIANT... --out DIR [--holes 2..6] [--seeds 1..6] [--max-nodes N]`
+#[derive(Debug, Args)]
+pub struct ExactArgs {
+    /// Variant files (`.sow`), or folders of them.
+    #[arg(required = true)]
+    pub variants: Vec<PathBuf>,
+    /// Holes a row: `A..B` (inclusive) or one number, 1 to 16.
+    #[arg(long, value_name = "A..B", default_value = "2..6", value_parser = super::values::hole_span)]
+    pub holes: std::ops::RangeInclusive<u32>,
+    /// Seeds a hole: `A..B` (inclusive) or one number, 1 to 1000.
+    #[arg(long, value_name = "A..B", default_value = "1..6", value_parser = super::values::seed_span)]
+    pub seeds: std::ops::RangeInclusive<u32>,
+    /// The budget of one board: the most moves its search plays, on one thread, 1 to
+    /// 1000000000000. In a row, no larger fill is tried after one beyond it.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000,
+          value_parser = clap::value_parser!(u64).range(1..=crate::solve::MAX_MAX_STATES))]
+    pub max_nodes: u64,
+    /// The most memory one board's table takes: as `solve --memory`.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = super::values::memory)]
+    pub memory: u64,
+    /// Boards solved at once, one thread each, 1 to 4 per core (default: all cores); the
+    /// report is the same for any number.
+    #[arg(long, value_name = "T", value_parser = threads)]
+    pub threads: Option<usize>,
+    /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// `sowlab check FILE...`

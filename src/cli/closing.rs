@@ -29,12 +29,15 @@ pub enum Wrote {
     Merged(usize),
     /// Found them complete already (`simulate --resume`).
     Nothing,
+    /// Wrote the exact values of this many boards (`exact`): the units are boards solved.
+    Boards,
 }
 
 /// The files readers look for first, in that order; charts are counted, anything else follows.
-const FIRST: [&str; 10] = [
+const FIRST: [&str; 11] = [
     "index.html",
     "index.md",
+    "values.csv",
     "comparison.csv",
     "sweep.csv",
     "timeline.csv",
@@ -92,6 +95,12 @@ impl fmt::Display for Closing {
         };
         match self.what {
             Wrote::Files => write!(f, "wrote {games} to {dir} ({})", self.listed()),
+            Wrote::Boards => write!(
+                f,
+                "wrote the values of {} to {dir} ({})",
+                counted(self.units, "board"),
+                self.listed()
+            ),
             Wrote::Merged(shards) => write!(
                 f,
                 "merged {shards} shards: wrote {games} to {dir} ({})",

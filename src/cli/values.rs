@@ -158,6 +158,32 @@ pub fn memory(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `A..B` (inclusive) or one number `A`, each from 1 to `max`.
+fn span(s: &str, max: u32) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let number = |t: &str| match t.trim().parse::<u32>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("`{t}` is not a whole number from 1 to {max}")),
+    };
+    let (low, high) = match s.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(s)?, number(s)?),
+    };
+    if low > high {
+        return Err(format!("`{s}` is empty: give the smaller number first"));
+    }
+    Ok(low..=high)
+}
+
+/// Holes a row: `2..6`, 1 to 16.
+pub fn hole_span(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    span(s, 16)
+}
+
+/// Seeds a hole: `1..6`, 1 to 1000.
+pub fn seed_span(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    span(s, 1000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::memory;
@@ -179,5 +205,15 @@ mod tests {
         ] {
             assert!(memory(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn spans_are_inclusive_and_checked() {
+        assert_eq!(super::hole_span("2..6"), Ok(2..=6));
+        assert_eq!(super::seed_span("3"), Ok(3..=3));
+        assert!(super::hole_span("0..6").is_err());
+        assert!(super::hole_span("2..17").is_err());
+        assert!(super::seed_span("6..2").is_err());
+        assert!(super::seed_span("x").is_err());
     }
 }

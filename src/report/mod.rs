@@ -8,6 +8,7 @@ pub mod chart;
 pub mod compare;
 pub mod document;
 pub mod error;
+pub mod exact;
 pub mod sweep;
 pub mod trace;
 pub mod variants;

@@ -65,6 +65,7 @@
 //! search; a search that plays more than [`Limits::max_nodes`] moves, where set, stops with
 //! [`SolveError::TooManyNodes`], and lines longer than [`MAX_DEPTH`] moves stop it too.
 
+pub mod grid;
 mod search;
 pub mod table;
 pub mod tablebase;

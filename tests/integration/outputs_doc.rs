@@ -105,7 +105,22 @@ fn the_csv_headers_are_the_documented_columns() {
         .arg(&balanced)
         .assert()
         .success();
+    let exact = out("exact");
+    sowlab()
+        .args([
+            "exact",
+            "variants/kalah.sow",
+            "--holes",
+            "2",
+            "--seeds",
+            "1..2",
+            "--out",
+        ])
+        .arg(&exact)
+        .assert()
+        .success();
     let written = [
+        (&exact, "values.csv"),
         (&single, "games.csv"),
         (&single, "moves.csv"),
         (&single, "summary.csv"),

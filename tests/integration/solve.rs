@@ -541,3 +541,66 @@ fn rules_no_tablebase_can_hold_are_solved_without_one() {
     );
     assert!(!String::from_utf8(out.stdout).unwrap().contains("tablebase"));
 }
+
+/// `exact` walks the grid row by row, stops a row at the first board beyond the budget and
+/// the walk at the first row whose smallest board is; its report made again into the same
+/// directory is the same, byte for byte.
+#[test]
+fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("exact");
+    let make = || {
+        let run = sowlab()
+            .args([
+                "exact",
+                "variants/kalah.sow",
+                "--holes",
+                "2..5",
+                "--seeds",
+                "1..3",
+            ])
+            .args(["--max-nodes", "300", "--threads", "2", "--out"])
+            .arg(&out)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let mut files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.ends_with(".sowlab"))
+            .collect();
+        files.sort();
+        let bytes: Vec<_> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        (String::from_utf8(run.stderr).unwrap(), bytes)
+    };
+    let (said, first) = make();
+    let (_, again) = make();
+    assert_eq!(first, again, "the same report");
+    assert!(
+        said.starts_with("wrote the values of 4 boards to ")
+            && said.contains("(index.html, index.md, values.csv and 1 chart)"),
+        "{said}"
+    );
+    let values = std::fs::read_to_string(out.join("values.csv")).unwrap();
+    let boards: Vec<String> = values
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{}x{} {} {}", f[2], f[3], f[6], f[8])
+        })
+        .collect();
+    // Kalah(2,1) +2 and (3,2) +4 as `solve` finds them; (3,2) takes 609 nodes and (4,1) 382.
+    assert_eq!(
+        boards,
+        [
+            "2x1 solved 2",
+            "2x2 solved -2",
+            "2x3 solved -2",
+            "3x1 solved 0",
+            "3x2 beyond-budget ",
+            "4x1 beyond-budget ",
+        ]
+    );
+}

@@ -191,8 +191,7 @@ fn beside(out: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// Simulates into a scratch directory beside `out`, writes the report there, then swaps it
-/// in for `out`: the old report (only ever a report sowlab wrote) is moved aside first and
-/// removed once the new one is in place.
+/// in for `out` ([`publish`]).
 fn build(
     plan: &Plan,
     out: &Path,
@@ -200,10 +199,62 @@ fn build(
     console: &mut Console<'_>,
     report: impl FnOnce(&mut OutDir, &[f64], &[Carried]) -> Result<(), ReportError>,
 ) -> Result<Outcome, Error> {
+    let mut rounds = 0;
+    let (dir, units) = publish(out, console, |dir, console| {
+        let (units, played, seconds) =
+            match execute(plan, None, dir, false, threads, console.terminal)? {
+                Finish::Complete {
+                    units,
+                    rounds,
+                    seconds,
+                } => (units, rounds, seconds),
+                Finish::Unchanged { units } => (units, 0, Vec::new()),
+                Finish::Interrupted { done } => {
+                    return Err(Error::InterruptedReport {
+                        done,
+                        out: out.to_path_buf(),
+                    })
+                }
+            };
+        rounds = played;
+        super::warn_few_finished(dir.path(), console)?;
+        // A sweep's points are one file under other settings: carried once.
+        let compiled: Vec<&Rules> = plan.experiment.variants.iter().map(|(_, r)| r).collect();
+        let distinct = if plan
+            .info
+            .variants
+            .iter()
+            .all(|v| v.file == plan.info.variants[0].file)
+        {
+            &compiled[..compiled.len().min(1)]
+        } else {
+            &compiled[..]
+        };
+        let carried = report::variants::carry(dir, distinct)?;
+        report(dir, &seconds, &carried)?;
+        Ok(units)
+    })?;
+    Ok(Outcome::Wrote(Closing {
+        what: Wrote::Files,
+        units,
+        rounds: plan.info.matches.then_some(rounds),
+        dir: dir.path().to_path_buf(),
+        files: dir.finish()?,
+    }))
+}
+
+/// Makes a report in a scratch directory beside `out` with `fill`, then swaps it in for
+/// `out`: the old report (only ever a report sowlab wrote) is moved aside first and removed
+/// once the new one is in place. Returns the report's directory and what `fill` returned.
+pub(super) fn publish<T>(
+    out: &Path,
+    console: &mut Console<'_>,
+    fill: impl FnOnce(&mut OutDir, &mut Console<'_>) -> Result<T, Error>,
+) -> Result<(OutDir, T), Error> {
     let out = &super::out_dir(out, console)?;
     outdir::check_replaceable(out)?;
     let (scratch, old) = beside(out);
-    // Refused before any game is played.
+    // Refused before any work is done.
     outdir::check(out, Kind::Report)?;
     outdir::check(&old, Kind::Report)?;
     // The scratch directory's lock is the report's: a second run to the same `--out` stops
@@ -217,36 +268,7 @@ fn build(
     })?;
     // What a stopped or failed run left there.
     dir.clear()?;
-    let (units, rounds, seconds) =
-        match execute(plan, None, &mut dir, false, threads, console.terminal)? {
-            Finish::Complete {
-                units,
-                rounds,
-                seconds,
-            } => (units, rounds, seconds),
-            Finish::Unchanged { units } => (units, 0, Vec::new()),
-            Finish::Interrupted { done } => {
-                return Err(Error::InterruptedReport {
-                    done,
-                    out: out.to_path_buf(),
-                })
-            }
-        };
-    super::warn_few_finished(dir.path(), console)?;
-    // A sweep's points are one file under other settings: carried once.
-    let compiled: Vec<&Rules> = plan.experiment.variants.iter().map(|(_, r)| r).collect();
-    let distinct = if plan
-        .info
-        .variants
-        .iter()
-        .all(|v| v.file == plan.info.variants[0].file)
-    {
-        &compiled[..compiled.len().min(1)]
-    } else {
-        &compiled[..]
-    };
-    let carried = report::variants::carry(&mut dir, distinct)?;
-    report(&mut dir, &seconds, &carried)?;
+    let made = fill(&mut dir, console)?;
     if old.exists() {
         OutDir::open(&old, Kind::Report)?.remove()?;
     }
@@ -261,11 +283,5 @@ fn build(
     if let Some(previous) = previous {
         previous.remove()?;
     }
-    Ok(Outcome::Wrote(Closing {
-        what: Wrote::Files,
-        units,
-        rounds: plan.info.matches.then_some(rounds),
-        dir: out.to_path_buf(),
-        files: dir.finish()?,
-    }))
+    Ok((dir, made))
 }

@@ -4,6 +4,7 @@ pub mod catalogue;
 pub mod check;
 pub mod compare;
 pub mod diff;
+pub mod exact;
 pub mod explain;
 pub mod fmt;
 pub mod list;
@@ -34,8 +35,6 @@ fn out_dir(out: &Path, console: &mut Console<'_>) -> Result<PathBuf, Error> {
     Ok(resolved.path)
 }
 
-/// The variant files `paths` name ([`lang::variant_files`]), each folder passed over said
-/// on stderr.
 /// Refuses `perfect` among `agents` for rules it cannot play ([`crate::agents::perfect::fits`]).
 fn perfect_fits(
     rules: &Rules,
@@ -50,6 +49,8 @@ fn perfect_fits(
     })
 }
 
+/// The variant files `paths` name ([`lang::variant_files`]), each folder passed over said
+/// on stderr.
 fn variant_files(paths: &[PathBuf], console: &mut Console<'_>) -> Result<Vec<PathBuf>, Error> {
     let found = lang::variant_files(paths)?;
     for (folder, why) in &found.skipped {
