@@ -9,7 +9,10 @@
 # 2000, Table 9: +2, +10, +2, +10, +12 for 1 to 5 seeds) and the standard rule
 # (variants/kalah.sow; Rawlings 2015: +8 and +10 for 4 and 5 seeds). A value that differs
 # from the published one fails the script. Extra flags for `solve` go in SOLVE_FLAGS
-# (e.g. SOLVE_FLAGS="--threads 1 --memory 4G"). Build first: `cargo build --release`.
+# (e.g. SOLVE_FLAGS="--threads 1 --memory 4G"). With a tablebase kept on disk
+# (SOLVE_FLAGS="--tablebase-seeds 16 --tablebase /tmp/tb"), each line says how many of its
+# layers were read rather than built: run the script twice to see the second run reuse them.
+# Build first: `cargo build --release`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sowlab=$here/target/release/sowlab
@@ -31,8 +34,11 @@ for seeds in "${@:-1 2 3}"; do
         nodes=$(grep -o '"nodes":[0-9]*' "$out" | cut -d: -f2)
         read -r seconds kb <"$out.time"
         expected=${published[$rule-$seeds]:-}
-        printf '%-8s (6,%s) %+d%s  %s nodes  %s s  %d MB\n' "$rule" "$seeds" "$margin" \
-            "${expected:+ (published +$expected)}" "$nodes" "$seconds" $((kb / 1024))
+        layers=$(grep -o '"tablebase_layers_read":[0-9]*' "$out" | cut -d: -f2)
+        tablebase=$(grep -o '"tablebase_seeds":[0-9]*' "$out" | cut -d: -f2)
+        printf '%-8s (6,%s) %+d%s  %s nodes  %s s  %d MB%s\n' "$rule" "$seeds" "$margin" \
+            "${expected:+ (published +$expected)}" "$nodes" "$seconds" $((kb / 1024)) \
+            "${tablebase:+  tablebase of $tablebase seeds, $layers layers read}"
         if [[ -n $expected && $margin != "$expected" ]]; then
             echo "the published value is +$expected" >&2
             exit 1

@@ -70,11 +70,20 @@ const MAX_FOLDER_DEPTH: usize = 16;
 /// The variant files found under some paths, and what was passed over on the way.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Found {
-    /// Every file named, and every `.sow` file in the folders named, sorted per folder.
+    /// Every file named, and every `.sow` file in the folders named, sorted per folder; each
+    /// once, where it is first named (`variants variants/catalogue` names the catalogue twice).
     pub files: Vec<PathBuf>,
     /// Folders not looked into, each with the reason: a link to a folder (which could lead
     /// back up the tree), or deeper than 16 folders.
     pub skipped: Vec<(PathBuf, &'static str)>,
+}
+
+impl Found {
+    fn add(&mut self, file: PathBuf) {
+        if !self.files.contains(&file) {
+            self.files.push(file);
+        }
+    }
 }
 
 /// The variant files `paths` name: a file as given, a folder as every `.sow` file under it
@@ -91,9 +100,11 @@ pub fn variant_files(paths: &[PathBuf]) -> Result<Found, ReadError> {
             let mut files = Vec::new();
             collect(path, 0, &mut files, &mut found.skipped)?;
             files.sort();
-            found.files.extend(files);
+            for file in files {
+                found.add(file);
+            }
         } else {
-            found.files.push(path.clone());
+            found.add(path.clone());
         }
     }
     Ok(found)
@@ -131,4 +142,24 @@ fn collect(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder named inside one already named adds no file twice.
+    #[test]
+    fn a_file_named_twice_is_found_once() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let all = variant_files(&[root.join("variants")]).expect("listed");
+        let again = variant_files(&[
+            root.join("variants"),
+            root.join("variants/catalogue"),
+            root.join("variants/kalah.sow"),
+        ])
+        .expect("listed");
+        assert_eq!(all.files, again.files);
+        assert!(all.files.len() > 70);
+    }
 }

@@ -60,11 +60,14 @@ struct Row<'a> {
 }
 
 /// The value of a solved board to the player who moves first: their margin, and the winner
-/// as `first`, `second` or `draw`.
+/// as `first`, `second` or `draw`; none where the game is over before its first move.
 fn to_first(point: &Point, starter: Side) -> Option<(i32, &'static str)> {
     let Found::Solved(solution) = &point.found else {
         return None;
     };
+    if over_at_start(&point.found) {
+        return None;
+    }
     let sign = if starter == Side::South { 1 } else { -1 };
     let winner = match solution.value.winner() {
         Some(side) if side == starter => "first",
@@ -74,8 +77,15 @@ fn to_first(point: &Point, starter: Side) -> Option<(i32, &'static str)> {
     Some((sign * solution.value.margin, winner))
 }
 
+/// Whether a solved board's game is over before its first move (no legal first move): its
+/// value says nothing of play.
+fn over_at_start(found: &Found) -> bool {
+    matches!(found, Found::Solved(s) if s.line.is_empty())
+}
+
 fn status(found: &Found) -> &'static str {
     match found {
+        Found::Solved(_) if over_at_start(found) => "over-at-start",
         Found::Solved(_) => "solved",
         Found::BeyondBudget => "beyond-budget",
         Found::Refused(_) => "refused",
@@ -139,6 +149,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
         Block::Code(setup.command.to_string()),
         Block::List(vec![
             "`+n`: the first player wins by n; `-n`: loses by n; `0`: a draw.".into(),
+            "`×`: the game is over before its first move (no player has a legal first move): its value says nothing of play, and it is not given.".into(),
             "`†`: perfect play never finishes the game: the move cap or a repetition stops it, and the value is that of the stopped game.".into(),
             "`=`: the stores are equal but the rules name a winner (`+0=` the first player, `-0=` the second), or unequal stores are a draw.".into(),
             "`·`: not solved within the budget; `—`: the solver cannot search these rules (match play), or the variant has no such board; blank: not tried, as a smaller board of the row (or the row before) was beyond the budget.".into(),
@@ -161,13 +172,18 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
         blocks.push(Block::Heading(2, format!("{h} holes a row")));
         blocks.push(Block::Table(header, table));
     }
-    let chart = share_chart(setup, &holes, &seeds);
-    chart::save(&chart, dir, "first-player")?;
     blocks.push(Block::Heading(2, "Who wins with perfect play".into()));
-    blocks.push(Block::Chart(
-        "first-player".into(),
-        "For each board (holes a row × seeds a hole), the share of the variants won by the first player, drawn, won by the second, stopped unfinished (cap or repetition), and not solved (beyond the budget, refused or no such board).".into(),
-    ));
+    for &h in &holes {
+        let Some(chart) = share_chart(setup, h, &seeds) else {
+            continue;
+        };
+        let stem = format!("first-player-{h}");
+        chart::save(&chart, dir, &stem)?;
+        blocks.push(Block::Chart(
+            stem,
+            format!("Boards of {h} holes a row, by seeds a hole: the share of the {} variants won by the first player, drawn, won by the second, stopped unfinished (by the move cap or a repetition), over before its first move, and not solved (beyond the budget, refused, no such board, or not tried).", setup.variants.len()),
+        ));
+    }
     blocks.extend(readings_section(setup.variants));
     Ok(document::write_pages(dir, "sowlab exact values", &blocks)?)
 }
@@ -181,13 +197,16 @@ fn cell(v: &Walked, holes: u32, seeds: u32) -> String {
     else {
         return String::new();
     };
+    if over_at_start(&point.found) {
+        return "×".into();
+    }
     let Found::Solved(solution) = &point.found else {
         return match point.found {
             Found::BeyondBudget => "·".into(),
             _ => "—".into(),
         };
     };
-    let (margin, winner) = to_first(point, v.starter).expect("solved");
+    let (margin, winner) = to_first(point, v.starter).expect("solved, with a first move");
     let by_margin = match margin.signum() {
         1 => "first",
         -1 => "second",
@@ -211,51 +230,56 @@ fn cell(v: &Walked, holes: u32, seeds: u32) -> String {
     )
 }
 
-/// The share of variants of each outcome, board by board.
-fn share_chart(setup: &Setup<'_>, holes: &[u32], seeds: &[u32]) -> Chart {
-    const KINDS: [&str; 5] = [
+/// The share of variants of each outcome on each board of `holes` holes a row; none if no
+/// board of the row was solved.
+fn share_chart(setup: &Setup<'_>, holes: u32, seeds: &[u32]) -> Option<Chart> {
+    const KINDS: [&str; 6] = [
         "first player wins",
         "draw",
         "second player wins",
         "stopped unfinished",
+        "over before its first move",
         "not solved",
     ];
-    let mut categories = Vec::new();
     let mut layers: Vec<(String, Vec<f64>)> =
         KINDS.iter().map(|k| (k.to_string(), Vec::new())).collect();
     let n = setup.variants.len().max(1) as f64;
-    for &h in holes {
-        for &s in seeds {
-            let mut counts = [0usize; 5];
-            for v in setup.variants {
-                let point = v.points.iter().find(|p| p.holes == h && p.seeds == s);
-                let kind = match point.map(|p| (&p.found, to_first(p, v.starter))) {
-                    Some((Found::Solved(s), _)) if s.end.class().unfinished() => 3,
-                    Some((_, Some((_, "first")))) => 0,
-                    Some((_, Some((_, "draw")))) => 1,
-                    Some((_, Some(_))) => 2,
-                    _ => 4,
-                };
-                counts[kind] += 1;
-            }
-            if counts[4] == setup.variants.len() {
-                continue;
-            }
-            categories.push(format!("{h}×{s}"));
-            for (layer, &count) in layers.iter_mut().zip(&counts) {
-                layer.1.push(count as f64 / n);
-            }
+    for &s in seeds {
+        let mut counts = [0usize; 6];
+        for v in setup.variants {
+            let point = v.points.iter().find(|p| p.holes == holes && p.seeds == s);
+            let kind = match point.map(|p| (&p.found, to_first(p, v.starter))) {
+                Some((found, _)) if over_at_start(found) => 4,
+                Some((Found::Solved(s), _)) if s.end.class().unfinished() => 3,
+                Some((_, Some((_, "first")))) => 0,
+                Some((_, Some((_, "draw")))) => 1,
+                Some((_, Some(_))) => 2,
+                _ => 5,
+            };
+            counts[kind] += 1;
+        }
+        for (layer, &count) in layers.iter_mut().zip(&counts) {
+            layer.1.push(count as f64 / n);
         }
     }
-    Chart {
+    if layers[5].1.iter().all(|&share| share >= 1.0) {
+        return None;
+    }
+    Some(Chart {
         title: format!(
-            "Who wins with perfect play, over {} variants",
+            "{holes} holes a row: who wins with perfect play, over {} variants",
             setup.variants.len()
         ),
         y_label: "share of variants".into(),
         y: Scale::Share,
-        plot: Plot::Stacked { categories, layers },
-    }
+        plot: Plot::Stacked {
+            categories: seeds
+                .iter()
+                .map(|s| format!("{s} seed{} a hole", if *s == 1 { "" } else { "s" }))
+                .collect(),
+            layers,
+        },
+    })
 }
 
 /// The readings each file rests on: a value of such a file is the value under those

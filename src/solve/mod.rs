@@ -47,7 +47,8 @@
 //!   forward (the sum of seeds times hole number, in the sowing direction, grows), and if
 //!   every move does, no position recurs before the stores change. The first move that does
 //!   neither starts the search again keyed on the multiset of positions since the stores last
-//!   changed, as a 128-bit digest (two independent 64-bit hashes of each position, summed).
+//!   changed, as a 128-bit digest (each position's 64-bit [`crate::engine::Position::fingerprint`] and a
+//!   mix of it, summed: a few multiplications a position, as stretches can be hundreds long).
 //! - **The move count**, where the rules read it early in a game (openings, first moves) and
 //!   once a line reaches the move cap: each entry records the longest line below it, and an
 //!   entry reused at a move count from which that line would reach the cap, or a line that

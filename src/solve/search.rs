@@ -501,9 +501,11 @@ impl<'r> Solver<'r, '_> {
         if self.keying.stretch {
             let mut stretch = 0u128;
             let mut occurrences = 0;
+            let now = position.fingerprint();
             for p in game.stretch() {
-                stretch = stretch.wrapping_add(digest(p));
-                occurrences += usize::from(p == position);
+                let f = p.fingerprint();
+                stretch = stretch.wrapping_add(u128::from(f) << 64 | u128::from(mix(f)));
+                occurrences += usize::from(f == now && p == position);
             }
             if occurrences > 1 {
                 self.recurrences += 1;
@@ -563,16 +565,4 @@ impl Order {
     fn moves(&self) -> &[(i32, Move)] {
         &self.moves[..self.len]
     }
-}
-
-/// Two independent 64-bit hashes of a position.
-fn digest(position: &Position) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let half = |salt: u64| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        salt.hash(&mut h);
-        position.hash(&mut h);
-        h.finish()
-    };
-    u128::from(half(0x736f_776c_6162)) << 64 | u128::from(half(0x7374_7265_7463))
 }
