@@ -648,3 +648,26 @@ fn the_exact_values_report_is_what_its_command_makes() {
     assert!(checked_in.len() > 40, "{checked_in:?}");
     assert_eq!(again, checked_in);
 }
+
+/// Kalah(4,3), each first move's exact value, under both capture rules (the values an
+/// independent solver gave when the solver was first checked): standard +6 by hole 1 (holes
+/// 0 to 3: -6, +6, +2, -2); empty capture +8 by hole 1 (-8, +8, 0, -4). A tablebase of every
+/// position of up to 10 seeds on the board changes none of them.
+#[test]
+fn kalah_4_3_first_moves_have_their_values() {
+    for (name, expected) in [
+        ("kalah", [-6, 6, 2, -2]),
+        ("catalogue/kalah-empty-capture", [-8, 8, 0, -4]),
+    ] {
+        let rules = board(name, 4, 3);
+        let tablebase = solve::Tablebase::open(&rules, 10, None, 2, &|_| {}).expect("built");
+        for base in [None, Some(&tablebase)] {
+            let solution =
+                solve::solve_reporting(&rules, Limits::default(), base, &|_| {}).expect("solved");
+            let margins: Vec<i32> = solution.moves.iter().map(|(_, v)| v.margin).collect();
+            assert_eq!(margins, expected, "{name}");
+            assert_eq!(solution.value.margin, expected[1], "{name}");
+            assert_eq!(solution.probes > 0, base.is_some(), "{name}");
+        }
+    }
+}
