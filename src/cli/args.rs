@@ -96,12 +96,16 @@ pub struct ExactArgs {
     pub seeds: std::ops::RangeInclusive<u32>,
     /// The budget of one board: the most moves its search plays, on one thread, 1 to
     /// 1000000000000. In a row, no larger fill is tried after one beyond it.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000,
+    #[arg(long, value_name = "N", default_value_t = 1_000_000,
           value_parser = clap::value_parser!(u64).range(1..=crate::solve::MAX_MAX_STATES))]
     pub max_nodes: u64,
     /// The most memory one board's table takes: as `solve --memory`.
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = super::values::memory)]
     pub memory: u64,
+    /// Solve variants with match rules as one game each, their first round, as `simulate`
+    /// plays them without `--match` (refused otherwise).
+    #[arg(long)]
+    pub single_game: bool,
     /// Boards solved at once, one thread each, 1 to 4 per core (default: all cores); the
     /// report is the same for any number.
     #[arg(long, value_name = "T", value_parser = threads)]
@@ -321,6 +325,10 @@ pub struct SolveArgs {
     /// there are read rather than built, layers built are written there.
     #[arg(long, value_name = "DIR", requires = "tablebase_seeds")]
     pub tablebase: Option<PathBuf>,
+    /// Solve a variant with match rules as one game, its first round, as `simulate` plays it
+    /// without `--match` (refused otherwise: a match's value depends on later rounds).
+    #[arg(long)]
+    pub single_game: bool,
     /// One JSON object on stdout instead of the readable lines.
     #[arg(long)]
     pub json: bool,

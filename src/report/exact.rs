@@ -135,12 +135,17 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
     let mut blocks = vec![
         Block::Heading(1, "Exact values on small boards".into()),
         Block::Paragraph(format!(
-            "The value of a single game of each variant from its start position with perfect play by both players, found by `sowlab solve`'s search, on boards of {} to {} holes a row and {} to {} seeds a hole. Each value is given to the player who moves first: their final store less the other's (after the end rules' awards) when both play perfectly; `+2` is a win by 2, `0` a draw by equal stores unless marked. A board is searched on one thread within {} moves of the search: in a row, larger fills are tried until one is beyond that budget (·), and no larger row is tried once its smallest board is.",
+            "The value of a single game of each variant from its start position with perfect play by both players, found by `sowlab solve`'s search, on boards of {} to {} holes a row and {} to {} seeds a hole. Each value is given to the player who moves first: their final store less the other's (after the end rules' awards) when both play perfectly; `+2` is a win by 2, `0` a draw by equal stores unless marked. A board is searched on one thread within {} moves of the search: in a row, larger fills are tried until two in turn are beyond that budget (·), and no larger row is tried after two rows in turn with nothing solved.{}",
             setup.grid.holes.start(),
             setup.grid.holes.end(),
             setup.grid.seeds.start(),
             setup.grid.seeds.end(),
-            document::thousands(setup.grid.max_nodes)
+            document::thousands(setup.grid.max_nodes),
+            if setup.grid.single_game {
+                " Variants with match rules are solved as one game each, their first round, as `sowlab simulate` plays them without `--match`: a match's value would depend on the rounds after it."
+            } else {
+                ""
+            }
         )),
         Block::Paragraph(format!(
             "Made by sowlab {} with the command below; nothing in the report depends on the machine or the date, so the command makes it again byte for byte. `values.csv` has one row a board walked (its columns are in docs/outputs.md).",
@@ -152,7 +157,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
             "`×`: the game is over before its first move (no player has a legal first move): its value says nothing of play, and it is not given.".into(),
             "`†`: perfect play never finishes the game: the move cap or a repetition stops it, and the value is that of the stopped game.".into(),
             "`=`: the stores are equal but the rules name a winner (`+0=` the first player, `-0=` the second), or unequal stores are a draw.".into(),
-            "`·`: not solved within the budget; `—`: the solver cannot search these rules (match play), or the variant has no such board; blank: not tried, as a smaller board of the row (or the row before) was beyond the budget.".into(),
+            "`·`: not solved within the budget; `—`: the solver cannot search these rules (match play, without `--single-game`), or the variant has no such board; blank: not tried, as smaller boards of the row (or the rows before) were beyond the budget.".into(),
         ]),
     ];
     let holes: Vec<u32> = setup.grid.holes.clone().collect();

@@ -18,6 +18,8 @@ pub struct Grid {
     pub max_nodes: u64,
     /// The most bytes one board's table takes.
     pub memory: u64,
+    /// Variants with match rules solved as one game each ([`Limits::single_game`]).
+    pub single_game: bool,
 }
 
 /// One board of the grid.
@@ -46,19 +48,30 @@ pub enum Found {
     NoBoard(String),
 }
 
+/// Boards beyond the budget in a row, one after the other, after which a row stops; and rows
+/// with no board solved, one after the other, after which the walk stops. Larger boards are
+/// mostly harder, but not always: a game whose lone seeds wander (one seed a hole) can be
+/// harder than the same board with two.
+const GIVE_UP_AFTER: usize = 2;
+
 /// Solves the boards of `grid` for the variant `board` makes (`board(holes, seeds)`: its
-/// rules on that board), row by row: in a row, seeds a hole grow until a board is beyond the
-/// budget (larger ones would be too); rows stop at the first whose smallest board is. A
-/// refusal of the rules ends the walk (every board would be refused alike).
+/// rules on that board), row by row, seeds a hole growing in a row: a row stops after
+/// [`GIVE_UP_AFTER`] boards beyond the budget in turn (or at a board the variant cannot be set
+/// to), the walk after as many rows in turn with no board solved. A refusal of the rules ends
+/// the walk (every board would be refused alike).
 pub fn walk(board: impl Fn(u32, u32) -> Result<Rules, String>, grid: &Grid) -> Vec<Point> {
     let limits = Limits {
         max_nodes: Some(grid.max_nodes),
         memory: grid.memory,
         threads: 1,
+        single_game: grid.single_game,
         ..Limits::default()
     };
     let mut points = Vec::new();
+    let mut barren_rows = 0;
     for holes in grid.holes.clone() {
+        let mut beyond = 0;
+        let mut solved = false;
         for seeds in grid.seeds.clone() {
             let rules = match board(holes, seeds) {
                 Ok(rules) => rules,
@@ -77,10 +90,12 @@ pub fn walk(board: impl Fn(u32, u32) -> Result<Rules, String>, grid: &Grid) -> V
                 Err(SolveError::TooManyNodes { .. }) => Found::BeyondBudget,
                 Err(e) => Found::Refused(e.to_string()),
             };
-            let stop = match found {
-                Found::Solved(_) => None,
-                Found::BeyondBudget => Some(seeds == *grid.seeds.start()),
-                _ => Some(true),
+            let refused = matches!(found, Found::Refused(_));
+            solved |= matches!(found, Found::Solved(_));
+            beyond = if found == Found::BeyondBudget {
+                beyond + 1
+            } else {
+                0
             };
             points.push(Point {
                 holes,
@@ -88,11 +103,16 @@ pub fn walk(board: impl Fn(u32, u32) -> Result<Rules, String>, grid: &Grid) -> V
                 rules_hash: Some(rules.hash()),
                 found,
             });
-            match stop {
-                None => {}
-                Some(false) => break,
-                Some(true) => return points,
+            if refused {
+                return points;
             }
+            if beyond == GIVE_UP_AFTER {
+                break;
+            }
+        }
+        barren_rows = if solved { 0 } else { barren_rows + 1 };
+        if barren_rows == GIVE_UP_AFTER {
+            break;
         }
     }
     points

@@ -4,7 +4,8 @@
 //! # The value
 //! The game solved is a single game of the variant from its start position, as [`Game::new`]
 //! plays it; a variant with match rules is refused ([`supported`]): the value of a match
-//! depends on rounds the search does not play. Every rule is the engine's: moves
+//! depends on rounds the search does not play. With [`Limits::single_game`] such a variant is
+//! solved as one game, its first round, as `simulate` plays it without `--match`. Every rule is the engine's: moves
 //! are the engine's legal moves, an extra turn or a pass means the same player chooses again
 //! (the engine resolves passes; see [`Game::to_move`]), and a game ends when the engine ends
 //! it — by the variant's end rules, the repetition rule or the move cap, with their awards.
@@ -85,7 +86,7 @@ pub const MAX_MAX_STATES: u64 = 1_000_000_000_000;
 /// The longest line of play searched, in moves and passes.
 pub const MAX_DEPTH: usize = 2_000;
 
-/// How far the search may go.
+/// How far the search may go, and whether a match variant is solved as one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// The largest estimated state space searched, if limited.
@@ -97,6 +98,9 @@ pub struct Limits {
     /// Threads searching first moves (each with a table of its own): the values do not
     /// depend on it; the nodes searched do.
     pub threads: usize,
+    /// Solve a variant with match rules as a single game (its first round, as `simulate`
+    /// plays it without `--match`) rather than refuse it.
+    pub single_game: bool,
 }
 
 impl Default for Limits {
@@ -106,6 +110,7 @@ impl Default for Limits {
             max_nodes: None,
             memory: DEFAULT_MEMORY,
             threads: 1,
+            single_game: false,
         }
     }
 }
@@ -421,7 +426,9 @@ pub fn solve_from(
         });
     }
     // After the size: a board too large to solve is that, whatever else it has.
-    supported(rules)?;
+    if !limits.single_game {
+        supported(rules)?;
+    }
     let keying = Keying {
         store_free,
         stretch: false,

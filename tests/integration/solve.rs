@@ -262,13 +262,51 @@ fn boards_beyond_the_limits_are_refused() {
     ));
 }
 
+/// A match variant is refused, unless asked for as one game: then its first round is solved
+/// as `simulate` plays it without `--match` (its line of perfect play, replayed on a single
+/// game, ends with its value), and the output says so.
 #[test]
-fn match_play_is_refused() {
+fn match_play_is_refused_unless_one_game_is_asked_for() {
     let rules = board("hoyito-i", 2, 2);
     assert!(matches!(
         solve::solve(&rules, Limits::default()),
         Err(SolveError::Unsupported { .. })
     ));
+    let rules = board("hoyito-i", 3, 2);
+    let one_game = Limits {
+        single_game: true,
+        ..Limits::default()
+    };
+    let solution = solve::solve(&rules, one_game).expect("one game solved");
+    let line = |game: &mut sowlab::engine::Game<'_>| {
+        for &(_, mv) in &solution.line {
+            game.play(mv).expect("legal");
+        }
+        assert!(game.is_over());
+        Value::of_finished(game)
+    };
+    assert_eq!(line(&mut sowlab::engine::Game::new(&rules)), solution.value);
+    let out = sowlab()
+        .args([
+            "solve",
+            "variants/hoyito-i.sow",
+            "--set",
+            "holes=3",
+            "--set",
+            "seeds=2",
+        ])
+        .arg("--single-game")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "solved as one game, its first round, as `sowlab simulate` plays it without --match"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -542,9 +580,9 @@ fn rules_no_tablebase_can_hold_are_solved_without_one() {
     assert!(!String::from_utf8(out.stdout).unwrap().contains("tablebase"));
 }
 
-/// `exact` walks the grid row by row, stops a row at the first board beyond the budget and
-/// the walk at the first row whose smallest board is; its report made again into the same
-/// directory is the same, byte for byte.
+/// `exact` walks the grid row by row, stops a row after two boards in turn beyond the budget
+/// and the walk after two rows in turn with nothing solved; its report made again into the
+/// same directory is the same, byte for byte.
 #[test]
 fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
@@ -591,7 +629,7 @@ fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte
             format!("{}x{} {} {}", f[2], f[3], f[6], f[8])
         })
         .collect();
-    // Kalah(2,1) +2 and (3,2) +4 as `solve` finds them; (3,2) takes 609 nodes and (4,1) 382.
+    // Kalah(2,1) +2 as `solve` finds it; (3,2) takes 609 nodes, (3,3) 4,376, (4,1) 382.
     assert_eq!(
         boards,
         [
@@ -600,7 +638,11 @@ fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte
             "2x3 solved -2",
             "3x1 solved 0",
             "3x2 beyond-budget ",
+            "3x3 beyond-budget ",
             "4x1 beyond-budget ",
+            "4x2 beyond-budget ",
+            "5x1 beyond-budget ",
+            "5x2 beyond-budget ",
         ]
     );
 }
@@ -614,7 +656,7 @@ fn the_exact_values_report_is_what_its_command_makes() {
     let index = std::fs::read_to_string(report.join("index.md")).unwrap();
     assert!(
         index.contains(
-            "sowlab exact variants --holes 2..6 --seeds 1..6 --max-nodes 2000000 --memory 256M --out reports/exact-values"
+            "sowlab exact variants --holes 2..6 --seeds 1..6 --max-nodes 1000000 --memory 256M --single-game --out reports/exact-values"
         ),
         "{index}"
     );
@@ -622,14 +664,13 @@ fn the_exact_values_report_is_what_its_command_makes() {
         "variants/catalogue/oure-ngat.sow",
         "variants/catalogue/obridje.sow",
         "variants/en-dodoi.sow",
-        "variants/hoyito-i.sow",
     ];
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("again");
     sowlab()
         .arg("exact")
         .args(files)
-        .arg("--out")
+        .args(["--single-game", "--out"])
         .arg(&out)
         .assert()
         .success();

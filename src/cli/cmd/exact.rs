@@ -25,10 +25,11 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         seeds: args.seeds.clone(),
         max_nodes: args.max_nodes,
         memory: args.memory,
+        single_game: args.single_game,
     };
     let paths: Vec<String> = args.variants.iter().map(|p| made::quote_path(p)).collect();
     let command = format!(
-        "sowlab exact {} --holes {}..{} --seeds {}..{} --max-nodes {} --memory {} --out {}",
+        "sowlab exact {} --holes {}..{} --seeds {}..{} --max-nodes {} --memory {}{} --out {}",
         paths.join(" "),
         grid.holes.start(),
         grid.holes.end(),
@@ -36,6 +37,11 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         grid.seeds.end(),
         grid.max_nodes,
         size(grid.memory),
+        if grid.single_game {
+            " --single-game"
+        } else {
+            ""
+        },
         made::quote_path(&args.out)
     );
     let pool = rayon::ThreadPoolBuilder::new()

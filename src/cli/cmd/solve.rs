@@ -33,6 +33,8 @@ struct JsonSolution {
     move_count_keyed: bool,
     stretch_keyed: bool,
     store_free: bool,
+    /// A variant with match rules solved as one game, its first round (`--single-game`).
+    single_game: bool,
     /// The most seeds on the board of a position the tablebase holds, if one was read.
     tablebase_seeds: Option<u32>,
     /// Its layers read from files rather than built.
@@ -66,6 +68,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         max_nodes: args.max_nodes,
         memory: args.memory,
         threads: args.threads,
+        single_game: args.single_game,
     };
     let spinner = super::super::progress::spinner("solving", console.terminal);
     let report = |p: solve::Progress| {
@@ -96,6 +99,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         );
     }
     let name = |mv: Move| mv.name(&rules);
+    let one_round = args.single_game && rules.program.matches.is_some();
     let text = if args.json {
         let line = JsonSolution {
             variant: rules.provenance.name.clone(),
@@ -129,6 +133,7 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             move_count_keyed: solution.move_count_keyed,
             stretch_keyed: solution.stretch_keyed,
             store_free: solution.store_free,
+            single_game: one_round,
             tablebase_seeds: tablebase.as_ref().map(Tablebase::max_seeds),
             tablebase_layers_read: tablebase.as_ref().map_or(0, |t| t.read),
             probes: solution.probes,
@@ -178,6 +183,9 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                 line.join(" "),
                 ending(solution.end)
             );
+        }
+        if one_round {
+            text += "solved as one game, its first round, as `sowlab simulate` plays it without --match: the value of the match would depend on the rounds after it\n";
         }
         if let Some(base) = &tablebase {
             text += &format!(
