@@ -286,21 +286,15 @@ fn match_play_is_refused_unless_one_game_is_asked_for() {
         Value::of_finished(game)
     };
     assert_eq!(line(&mut sowlab::engine::Game::new(&rules)), solution.value);
-    let out = sowlab()
-        .args([
-            "solve",
-            "variants/hoyito-i.sow",
-            "--set",
-            "holes=3",
-            "--set",
-            "seeds=2",
-        ])
-        .arg("--single-game")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_of(&[
+        "solve",
+        "variants/hoyito-i.sow",
+        "--set",
+        "holes=3",
+        "--set",
+        "seeds=2",
+        "--single-game",
+    ]);
     assert!(
         text.contains(
             "solved as one game, its first round, as `sowlab simulate` plays it without --match"
@@ -477,6 +471,12 @@ fn cli_says_a_game_over_before_its_first_move_says_nothing_of_play() {
         stderr.starts_with("warning: No first move is over before its first move"),
         "{stderr}"
     );
+}
+
+/// What `sowlab ARGS` prints on stdout, having succeeded.
+fn stdout_of(args: &[&str]) -> String {
+    let out = sowlab().args(args).assert().success().get_output().clone();
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// `solve --json` on Kalah(4,2) with `extra` flags: the parsed line.
