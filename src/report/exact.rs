@@ -272,7 +272,7 @@ fn share_chart(setup: &Setup<'_>, holes: u32, seeds: &[u32]) -> Option<Chart> {
     }
     Some(Chart {
         title: format!(
-            "{holes} holes a row: who wins with perfect play, over {} variants",
+            "{holes} holes a row, by seeds a hole: who wins with perfect play, over {} variants",
             setup.variants.len()
         ),
         y_label: "share of variants".into(),
@@ -280,7 +280,7 @@ fn share_chart(setup: &Setup<'_>, holes: u32, seeds: &[u32]) -> Option<Chart> {
         plot: Plot::Stacked {
             categories: seeds
                 .iter()
-                .map(|s| format!("{s} seed{} a hole", if *s == 1 { "" } else { "s" }))
+                .map(|s| format!("{s} seed{}", if *s == 1 { "" } else { "s" }))
                 .collect(),
             layers,
         },
