@@ -260,7 +260,6 @@ impl Tablebase {
             base: self,
             cells: &cells,
             seeds,
-            template,
             backwards: rules.program.sowing.direction == DirectionRule::Fixed(Direction::Clockwise),
         };
         const CHUNK: u64 = 4096;
@@ -436,7 +435,6 @@ struct Builder<'a, 'r> {
     base: &'a Tablebase,
     cells: &'a [AtomicU32],
     seeds: u32,
-    template: Position,
     backwards: bool,
 }
 
@@ -558,10 +556,10 @@ impl<'r> Builder<'_, 'r> {
                 "a move keeps every seed on the board without moving them forward: positions may recur",
             ));
         }
-        let mut normal = self.template;
-        normal.seeds[..position.board().len()].copy_from_slice(position.board());
-        normal.to_move = side;
-        let (value, height) = self.cell(spare, index, normal)?;
+        // Values are relative to the margin: the child's own stores will do.
+        let mut next = position;
+        next.to_move = side;
+        let (value, height) = self.cell(spare, index, next)?;
         Ok((i32::from(value), height))
     }
 }

@@ -479,17 +479,20 @@ fn stdout_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `solve` on Kalah(4,2).
+const KALAH_4_2: [&str; 6] = [
+    "solve",
+    "variants/kalah.sow",
+    "--set",
+    "holes=4",
+    "--set",
+    "seeds=2",
+];
+
 /// `solve --json` on Kalah(4,2) with `extra` flags: the parsed line.
 fn solve_json(extra: &[&str]) -> serde_json::Value {
     let out = sowlab()
-        .args([
-            "solve",
-            "variants/kalah.sow",
-            "--set",
-            "holes=4",
-            "--set",
-            "seeds=2",
-        ])
+        .args(KALAH_4_2)
         .arg("--json")
         .args(extra)
         .assert()
@@ -531,14 +534,7 @@ fn a_tablebase_changes_no_value_and_the_next_run_reads_it() {
     let bytes = std::fs::read(&layer).unwrap();
     std::fs::write(&layer, &bytes[..bytes.len() - 1]).unwrap();
     let out = sowlab()
-        .args([
-            "solve",
-            "variants/kalah.sow",
-            "--set",
-            "holes=4",
-            "--set",
-            "seeds=2",
-        ])
+        .args(KALAH_4_2)
         .args(flags)
         .assert()
         .code(2)
