@@ -218,6 +218,15 @@ pub struct TraceArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Also draw the board at the start and after every move, one SVG each, into DIR
+    /// (`move-0000.svg` for the start, `move-0001.svg` ...; `round-2-move-0001.svg` in a
+    /// match): the hole played, the sowing path lap by lap, the holes captured from.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// Also write the game as one self-contained HTML page that steps through it move by move
+    /// and lap by lap (buttons, arrow keys, a slider), saying each rule that fired.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// `sowlab play FILE [--vs AGENT] [--seat south|north] [--seed S]`
@@ -272,6 +281,9 @@ pub struct ExplainArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Also draw the start position as a picture into FILE: SVG, or PNG if FILE ends in `.png`.
+    #[arg(long, value_name = "FILE")]
+    pub picture: Option<PathBuf>,
 }
 
 /// `sowlab diff A B`

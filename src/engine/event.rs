@@ -55,6 +55,13 @@ pub enum Event {
         /// Seeds it held, captured by its owner (0 when they stay in it).
         seeds: u16,
     },
+    /// A seed sown into a house went on to its owner's store (`sown: to owner`).
+    HouseSown {
+        /// The house.
+        hole: usize,
+        /// Its owner, who took the seed.
+        to: Side,
+    },
     /// A lap ended in the other player's house, which the mover raided.
     Raid {
         /// The house.

@@ -34,6 +34,8 @@ pub enum Kind {
     Run,
     /// A `compare` or `sweep` report (with the run it was made from).
     Report,
+    /// `trace --svg`'s board diagrams.
+    Pictures,
 }
 
 impl fmt::Display for Kind {
@@ -41,6 +43,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::Run => "a simulation run",
             Kind::Report => "a report",
+            Kind::Pictures => "board diagrams",
         })
     }
 }

@@ -101,7 +101,7 @@ const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 620;
 /// The legend's column, right of the plot: a legend never covers data.
 const LEGEND: u32 = 300;
-const FONT: &str = "sans-serif";
+pub(super) const FONT: &str = "sans-serif";
 /// Text sizes in pixels, large enough to read when a chart is printed a column wide.
 const TEXT: u32 = 18;
 const AXIS_TEXT: u32 = 20;
@@ -122,12 +122,12 @@ const COLORS: [RGBColor; 8] = [
 ];
 
 /// The colour of series `i`.
-fn color(i: usize) -> RGBColor {
+pub(super) fn color(i: usize) -> RGBColor {
     COLORS[i % COLORS.len()]
 }
 
 /// The dash of line `i` (dash and gap in pixels): solid, dashed, dotted, long-dashed.
-fn dash(i: usize) -> Option<(u32, u32)> {
+pub(super) fn dash(i: usize) -> Option<(u32, u32)> {
     [None, Some((12, 6)), Some((3, 5)), Some((22, 8))][i % 4]
 }
 
@@ -150,35 +150,78 @@ fn fonts() {
     });
 }
 
-/// Writes `chart` into `dir` as `stem.svg` and `stem.png`. Both are drawn in memory and
-/// written whole ([`OutDir::write_file`]), so no chart is ever half written, and an error is
+/// A picture drawn with plotters (a chart, a board diagram), so that one drawing gives both
+/// the SVG and the PNG.
+pub trait Picture {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+
+    /// Draws the picture on `root`.
+    ///
+    /// # Errors
+    /// The backend's error, in words.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+impl Picture for Chart {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        draw(self, root)
+    }
+}
+
+/// `picture` drawn in memory as SVG text, with the bundled font.
+///
+/// # Errors
+/// A drawing error, in words.
+pub fn render_svg(picture: &impl Picture) -> Result<String, String> {
+    fonts();
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, picture.size()).into_drawing_area();
+        picture.draw(&root)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(text)
+}
+
+/// `picture` drawn in memory and encoded as PNG, with the bundled font.
+///
+/// # Errors
+/// A drawing or encoding error, in words.
+pub fn render_png(picture: &impl Picture) -> Result<Vec<u8>, String> {
+    fonts();
+    let (width, height) = picture.size();
+    let mut pixels = vec![0; (width * height * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
+        picture.draw(&root)?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    let mut encoded = Vec::new();
+    PngEncoder::new(&mut encoded)
+        .write_image(&pixels, width, height, ColorType::Rgb8)
+        .map_err(|e| e.to_string())?;
+    Ok(encoded)
+}
+
+/// Writes `picture` into `dir` as `stem.svg` and `stem.png`. Both are drawn in memory and
+/// written whole ([`OutDir::write_file`]), so no picture is ever half written, and an error is
 /// the file's, in words.
 ///
 /// # Errors
 /// A drawing or file error.
-pub fn save(chart: &Chart, dir: &mut OutDir, stem: &str) -> Result<(), ReportError> {
-    fonts();
+pub fn save(picture: &impl Picture, dir: &mut OutDir, stem: &str) -> Result<(), ReportError> {
     let (svg, png) = (format!("{stem}.svg"), format!("{stem}.png"));
     let failed = |name: &str| {
         let path = dir.path().join(name);
         move |message| ReportError::Chart { path, message }
     };
-    let mut text = String::new();
-    {
-        let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(chart, &root).map_err(failed(&svg))?;
-        root.present().map_err(|e| failed(&svg)(e.to_string()))?;
-    }
-    let mut pixels = vec![0; (WIDTH * HEIGHT * 3) as usize];
-    {
-        let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
-        draw(chart, &root).map_err(failed(&png))?;
-        root.present().map_err(|e| failed(&png)(e.to_string()))?;
-    }
-    let mut encoded = Vec::new();
-    PngEncoder::new(&mut encoded)
-        .write_image(&pixels, WIDTH, HEIGHT, ColorType::Rgb8)
-        .map_err(|e| failed(&png)(e.to_string()))?;
+    let text = render_svg(picture).map_err(failed(&svg))?;
+    let encoded = render_png(picture).map_err(failed(&png))?;
     dir.write_file(&svg, text.as_bytes())?;
     dir.write_file(&png, &encoded)?;
     Ok(())

@@ -391,6 +391,21 @@ fn owners(north: u64, holes: usize) -> Vec<Side> {
         .collect()
 }
 
+/// Who is to move, or how `game` ended (`what` names it: `game`, or `round` in a match).
+pub fn game_status(game: &Game<'_>, what: &str) -> String {
+    match (game.to_move(), game.outcome(), OverAtStart::of(game)) {
+        (Some(side), ..) => format!("{side} to move\n"),
+        (None, _, Some(over)) => format!("{what} over before the first move: {over}\n"),
+        (None, Some(outcome), None) => {
+            let winner = outcome
+                .winner
+                .map_or("a draw".to_string(), |s| format!("{s} wins"));
+            format!("{what} over ({}): {winner}\n", outcome.reason.name())
+        }
+        (None, None, None) => String::new(),
+    }
+}
+
 /// The board as South sees it: North's row on top (hole 2N-1 at the left), South's below.
 pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
     let position = game.position();
@@ -449,63 +464,73 @@ fn grand_slam_words(policy: GrandSlam) -> &'static str {
 
 /// A readable account of one move: every lap, every capture, and what followed.
 pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
-    let mut out = String::new();
     let side = report.side.map_or("?", Side::name);
-    let _ = writeln!(
-        out,
-        "move {turn}: {side} plays hole {}",
-        report.mv.name(rules)
-    );
-    let mut drops: Vec<usize> = Vec::new();
-    let flush = |out: &mut String, drops: &mut Vec<usize>| {
+    let mut out = format!("move {turn}: {side} plays hole {}\n", report.mv.name(rules));
+    for (_, line) in move_lines(rules, report, events) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The lines of a move's account after its heading, each with the lap it belongs to (from 1):
+/// a lap's lift, the holes it sowed, its landing and captures, and what followed.
+pub fn move_lines(rules: &Rules, report: &MoveReport, events: &[Event]) -> Vec<(u32, String)> {
+    let side = report.side.map_or("?", Side::name);
+    let mut lines: Vec<(u32, String)> = Vec::new();
+    let mut lap = 1;
+    let mut drops: Vec<String> = Vec::new();
+    let flush = |lines: &mut Vec<(u32, String)>, drops: &mut Vec<String>, lap: u32| {
         if !drops.is_empty() {
-            let list: Vec<String> = drops.iter().map(|p| position_name(rules, *p)).collect();
-            let _ = writeln!(out, "    sows {}", list.join(" "));
+            lines.push((lap, format!("    sows {}", drops.join(" "))));
             drops.clear();
         }
     };
     for event in events {
-        match event {
-            Event::Lift { lap, hole, seeds } => {
-                flush(&mut out, &mut drops);
-                let _ = writeln!(out, "  lap {lap}: lifts {seeds} from hole {hole}");
+        if let Event::Drop { at, .. } = event {
+            drops.push(position_name(rules, *at));
+            continue;
+        }
+        flush(&mut lines, &mut drops, lap);
+        let line = match event {
+            Event::Lift {
+                lap: number,
+                hole,
+                seeds,
+            } => {
+                lap = *number;
+                format!("  lap {number}: lifts {seeds} from hole {hole}")
             }
-            Event::Drop { at, .. } => drops.push(*at),
+            Event::Drop { .. } => unreachable!("drops are gathered above"),
             Event::Capture {
                 rule,
                 holes,
                 seeds,
                 to,
             } => {
-                flush(&mut out, &mut drops);
                 let name = &rules.program.captures[*rule].name;
                 let list: Vec<String> = (0..64)
                     .filter(|p| holes >> p & 1 == 1)
                     .map(|p| p.to_string())
                     .collect();
-                let _ = writeln!(
-                    out,
+                format!(
                     "    capture \"{name}\": {seeds} from hole {} to {to}",
                     list.join(", ")
-                );
+                )
             }
             Event::GrandSlam { rule } => {
-                flush(&mut out, &mut drops);
                 let capture = &rules.program.captures[*rule];
-                let _ = writeln!(
-                    out,
+                format!(
                     "    capture \"{}\" would take all the opponent's seeds: grand slam, {}",
                     capture.name,
                     grand_slam_words(capture.grand_slam)
-                );
+                )
             }
             Event::Land { at, count } => {
-                flush(&mut out, &mut drops);
-                let _ = writeln!(
-                    out,
+                format!(
                     "    last seed in {} (now {count})",
                     position_name(rules, *at)
-                );
+                )
             }
             Event::House {
                 rule,
@@ -513,44 +538,35 @@ pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Ev
                 to,
                 seeds,
             } => {
-                flush(&mut out, &mut drops);
                 let name = &rules.program.houses[*rule].name;
                 let taken = if *seeds > 0 {
                     format!(" and {to} takes its {seeds} seeds")
                 } else {
                     String::new()
                 };
-                let _ = writeln!(
-                    out,
-                    "    house \"{name}\": hole {hole} becomes {to}'s{taken}"
-                );
+                format!("    house \"{name}\": hole {hole} becomes {to}'s{taken}")
+            }
+            Event::HouseSown { hole, to } => {
+                format!("    the seed in hole {hole}, {to}'s house, goes to {to}'s store")
             }
             Event::Raid { hole, seeds, to } => {
-                flush(&mut out, &mut drops);
-                let _ = writeln!(
-                    out,
-                    "    raid: {to} takes {seeds} from the house in hole {hole}"
-                );
+                format!("    raid: {to} takes {seeds} from the house in hole {hole}")
             }
-            Event::ExtraTurn => {
-                flush(&mut out, &mut drops);
-                let _ = writeln!(out, "    another turn for {side}");
-            }
+            Event::ExtraTurn => format!("    another turn for {side}"),
             Event::LastSeeds { to, seeds } => {
-                flush(&mut out, &mut drops);
-                let _ = writeln!(out, "    only {seeds} seeds left in play: they go to {to}");
+                format!("    only {seeds} seeds left in play: they go to {to}")
             }
-        }
+        };
+        lines.push((lap, line));
     }
-    flush(&mut out, &mut drops);
+    flush(&mut lines, &mut drops, lap);
     if report.passes > 0 {
-        let _ = writeln!(
-            out,
-            "  {} pass(es): a player with no legal move",
-            report.passes
-        );
+        lines.push((
+            lap,
+            format!("  {} pass(es): a player with no legal move", report.passes),
+        ));
     }
-    out
+    lines
 }
 
 fn position_name(rules: &Rules, p: usize) -> String {

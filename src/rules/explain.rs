@@ -172,6 +172,16 @@ pub fn statements(rules: &Rules) -> Vec<Statement> {
     says.0
 }
 
+/// The sentence `explain` gives capture rule `index` of `rules`.
+pub fn capture_sentence(rules: &Rules, index: usize) -> String {
+    capture(&rules.program.captures[index])
+}
+
+/// The sentence `explain` gives house rule `index` of `rules`.
+pub fn house_sentence(rules: &Rules, index: usize) -> String {
+    house(&rules.program.houses[index])
+}
+
 /// The statements made so far.
 struct Says(Vec<Statement>);
 

@@ -1,6 +1,7 @@
 //! The integration tests, one binary (ripgrep's layout): each module covers one area.
 
 mod balance;
+mod browser;
 mod catalogue;
 mod citable;
 mod cli;
@@ -14,6 +15,7 @@ mod hostile;
 mod invariants;
 mod matches;
 mod outputs_doc;
+mod pictures;
 mod play;
 mod readme;
 mod reference;

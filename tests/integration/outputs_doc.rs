@@ -194,3 +194,27 @@ fn the_trace_json_fields_are_documented() {
         "the traces end no round, or none before its first move: pick others"
     );
 }
+
+/// Every field of a step-through page's frames is one the page's section names.
+#[test]
+fn the_step_through_frames_are_documented() {
+    let tmp = tempfile::tempdir().unwrap();
+    let html = tmp.path().join("game.html");
+    sowlab()
+        .args(["trace", "variants/hoyito-i.sow", "--random", "30", "--html"])
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    let data = super::util::page_data(&page);
+    let documented = documented("Board diagrams and the step-through page");
+    for frame in data["frames"].as_array().unwrap() {
+        for key in frame.as_object().unwrap().keys() {
+            assert!(
+                documented.contains(key),
+                "frame field `{key}` is not documented"
+            );
+        }
+    }
+    assert_eq!(documented.len(), 17);
+}

@@ -47,6 +47,10 @@ fn run(args: &[String], scratch: &std::path::Path) -> std::process::Output {
     for k in 1..args.len() {
         match args[k - 1].as_str() {
             "--out" => args[k] = scratch.join("out").to_string_lossy().into_owned(),
+            // Pictures and pages go to the scratch directory too, under their own names.
+            "--svg" | "--html" | "--picture" => {
+                args[k] = scratch.join(&args[k]).to_string_lossy().into_owned();
+            }
             "--games" => args[k] = "2".into(),
             _ => {}
         }

@@ -99,3 +99,20 @@ pub fn tree(dir: &Path) -> Vec<(PathBuf, Entry)> {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The data a step-through page (`trace --html`) carries: the JSON object inside its
+/// `<script type="application/json" id="game">`.
+pub fn page_data(page: &str) -> serde_json::Value {
+    let open = "<script type=\"application/json\" id=\"game\">";
+    let start = page.find(open).expect("the page's data") + open.len();
+    let end = start + page[start..].find("</script>").expect("the data's end");
+    serde_json::from_str(&page[start..end]).expect("the page's data is JSON")
+}
+
+/// The frames of a step-through page.
+pub fn page_frames(page: &str) -> Vec<serde_json::Value> {
+    page_data(page)["frames"]
+        .as_array()
+        .expect("frames")
+        .clone()
+}

@@ -34,9 +34,14 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
     pub(super) fn sow_into_house(&mut self, at: usize) {
         let sown = self.rules.program.houses.first().map(|h| h.sown);
         if sown == Some(HouseSown::ToOwner) {
-            let store = self.rules.geometry.store(self.pos.owner(at));
+            let owner = self.pos.owner(at);
+            let store = self.rules.geometry.store(owner);
             self.pos.seeds[at] -= 1;
             self.pos.seeds[store] += 1;
+            self.sink.event(Event::HouseSown {
+                hole: at,
+                to: owner,
+            });
         }
     }
 
