@@ -64,10 +64,27 @@ impl Closing {
                 .filter(|f| !FIRST.contains(&f.as_str()) && !chart(f))
                 .cloned(),
         );
-        let charts = self.files.iter().filter(|f| f.ends_with(".svg")).count();
+        // A variant's start position (`start-NAME.svg`) is a board diagram, not a chart.
+        let pictures = |diagrams: bool| {
+            self.files
+                .iter()
+                .filter(|f| f.ends_with(".svg") && f.starts_with("start-") == diagrams)
+                .count()
+        };
+        let counts: Vec<String> = [
+            (pictures(false), "chart"),
+            (pictures(true), "board diagram"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+        .collect();
         let mut text = listed.join(", ");
-        if charts > 0 {
-            text += &format!(" and {charts} chart{}", if charts == 1 { "" } else { "s" });
+        match counts.as_slice() {
+            [] => {}
+            [one] => text += &format!(" and {one}"),
+            [charts, diagrams] => text += &format!(", {charts} and {diagrams}"),
+            _ => unreachable!("two counts at most"),
         }
         text
     }

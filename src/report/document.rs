@@ -20,6 +20,8 @@ pub enum Block {
     Table(Vec<String>, Vec<Vec<String>>),
     /// A chart: `stem.png` / `stem.svg` in the report directory, with a caption.
     Chart(String, String),
+    /// A link to a file of the report (a page), with its text.
+    Link(String, String),
     /// A warning a reader must not miss (few finished games, an order that does not hold),
     /// set apart from the text around it.
     Warning(String),
@@ -45,6 +47,7 @@ pub fn markdown(blocks: &[Block]) -> String {
             }
             Block::Paragraph(text) => writeln!(out, "{text}\n"),
             Block::Warning(text) => writeln!(out, "> **Warning:** {text}\n"),
+            Block::Link(text, href) => writeln!(out, "[{text}]({href})\n"),
             Block::Code(text) => writeln!(out, "```\n{text}\n```\n"),
             Block::List(items) => {
                 for item in items {
@@ -96,6 +99,12 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
                 escape(text)
             ),
             Block::Code(text) => writeln!(out, "<pre><code>{}</code></pre>", escape(text)),
+            Block::Link(text, href) => writeln!(
+                out,
+                "<p><a href=\"{}\">{}</a></p>",
+                escape(href),
+                escape(text)
+            ),
             Block::List(items) => {
                 let items: String = items
                     .iter()

@@ -2,6 +2,8 @@
 //! plays a recorded game back move by move and lap by lap, drawn from the same [`Layout`] as
 //! the board diagrams, with each rule that fired in `explain`'s words.
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::diagram::{captured, holes_of, laps, Layout, Scene};
@@ -47,6 +49,26 @@ impl<'r> Recording<'r> {
             moves: 0,
         };
         recording.round_start(game, Vec::new());
+        recording
+    }
+
+    /// A game of random moves as `sowlab trace FILE --random MOVES --seed SEED` plays it (each
+    /// move drawn uniformly from the legal ones by ChaCha8 seeded with `seed`), recorded.
+    pub fn random_game(rules: &'r Rules, seed: u64, moves: u32) -> Recording<'r> {
+        let mut game = Game::new(rules);
+        let mut recording = Recording::new(&game);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for turn in 1..=moves {
+            if game.is_over() {
+                break;
+            }
+            let legal = game.legal_moves();
+            let mut events = Vec::new();
+            let report = game
+                .play_traced(legal[rng.gen_range(0..legal.len())], &mut events)
+                .expect("a legal move plays");
+            recording.push_move(&game, turn, &report, &events);
+        }
         recording
     }
 
@@ -329,9 +351,6 @@ const SCRIPT: &str = include_str!("stepper.js");
 
 #[cfg(test)]
 mod tests {
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
     use super::*;
     use crate::engine::Move;
 

@@ -5,8 +5,13 @@
 
 use std::path::Path;
 
+use super::chart;
+use super::diagram::{Diagram, Layout, Scene};
 use super::document::Block;
 use super::error::ReportError;
+use super::stepper::Recording;
+use crate::engine::Game;
+use crate::made;
 use crate::outdir::disk::FileError;
 use crate::outdir::{OutDir, OutDirError};
 use crate::rules::explain::explain;
@@ -24,18 +29,31 @@ pub struct Carried {
     pub files: Vec<(String, String)>,
     /// `sowlab explain` of the compiled rules (with the run's `--set` overrides applied).
     pub rules: String,
+    /// The stem of its start position's diagram (`start-hoyito-i`, as SVG and PNG).
+    pub start: String,
+    /// Its sample game's page (`game-hoyito-i.html`), and the command that makes it again.
+    pub game: (String, String),
 }
+
+/// Moves at most in a report's sample game: more than any shipped game's move cap.
+const SAMPLE_MOVES: u32 = 100_000;
 
 /// Copies every file of `variants` into `dir`, byte for byte, each under its own file name
 /// (a file met twice is copied once; two different files of one name are told apart by a
-/// number before the name), and puts each variant's rules in words beside them.
+/// number before the name), and puts each variant's rules in words beside them, its start
+/// position drawn, and a sample game to step through: random moves from the run's seed, as
+/// `trace --random` plays them. `info` is the run's, its variants in the order of `variants`.
 ///
 /// # Errors
 /// A file that cannot be read again, or written into `dir`.
-pub fn carry(dir: &mut OutDir, variants: &[&Rules]) -> Result<Vec<Carried>, ReportError> {
+pub fn carry(
+    dir: &mut OutDir,
+    variants: &[&Rules],
+    info: &RunInfo,
+) -> Result<Vec<Carried>, ReportError> {
     let mut copies: Vec<(String, Vec<u8>)> = Vec::new();
     let mut carried = Vec::new();
-    for rules in variants {
+    for (rules, variant) in variants.iter().zip(&info.variants) {
         let mut files = Vec::new();
         for given in &rules.provenance.files {
             let bytes = std::fs::read(given)
@@ -67,10 +85,42 @@ pub fn carry(dir: &mut OutDir, variants: &[&Rules]) -> Result<Vec<Carried>, Repo
             };
             files.push((given.clone(), copy));
         }
+        let stem = files[0].1.trim_end_matches(".sow").to_string();
+        let start = format!("start-{stem}");
+        let layout = Layout::of(rules);
+        let scene = Scene::at(
+            &Game::new(rules),
+            format!("{}: start", rules.provenance.name),
+        );
+        chart::save(&Diagram::new(rules, &layout, &scene), dir, &start)?;
+        let page = format!("game-{stem}.html");
+        let sets: String = variant
+            .settings
+            .iter()
+            .map(|s| format!(" --set {}", made::quote(&s.to_string())))
+            .collect();
+        let command = format!(
+            "sowlab trace {} --random {SAMPLE_MOVES} --seed {}{sets} --html {page}",
+            made::quote(&variant.file),
+            info.seed
+        );
+        let recording = Recording::random_game(rules, info.seed, SAMPLE_MOVES);
+        let title = format!(
+            "{}: a game of random moves — rules {}",
+            rules.provenance.name,
+            rules.hash()
+        );
+        let how = format!(
+            "Made by sowlab {} (commit {}): {command}",
+            info.version, info.commit
+        );
+        dir.write_file(&page, recording.html(&title, &how).as_bytes())?;
         carried.push(Carried {
             name: rules.provenance.name.clone(),
             files,
             rules: explain(rules),
+            start,
+            game: (page, command),
         });
     }
     Ok(carried)
@@ -105,6 +155,23 @@ pub fn files_section(info: &RunInfo, carried: &[Carried]) -> Vec<Block> {
             "Its rules in words (`sowlab explain`):".into(),
         ));
         blocks.push(Block::Code(variant.rules.trim_end().to_string()));
+        blocks.push(Block::Chart(
+            variant.start.clone(),
+            format!(
+                "{}: the start position, North's row on top (its first hole at the right), \
+                 South's below; seeds as counts and dots, stores at the ends.",
+                variant.name
+            ),
+        ));
+        let (page, command) = &variant.game;
+        blocks.push(Block::Link(
+            format!(
+                "{}: a game of random moves to step through, move by move and lap by lap \
+                 ({page}; made again by {command})",
+                variant.name
+            ),
+            page.clone(),
+        ));
     }
     blocks
 }

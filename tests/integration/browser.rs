@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use serde_json::{json, Value};
 
-use crate::util::{page_frames, path, sowlab};
+use crate::util::{page_frames, path, sowlab, trace_states};
 
 const CHROMIUM: [&str; 2] = ["chromium", "chromium-browser"];
 const DRIVER: [&str; 1] = ["chromedriver"];
@@ -176,17 +176,7 @@ fn the_step_through_page_shows_the_traces_states_in_a_real_browser() {
         .arg(&html)
         .assert()
         .success();
-    let json = sowlab()
-        .arg("trace")
-        .args(game)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let states: Vec<Value> = String::from_utf8(json.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let states = trace_states(&game);
     let page = std::fs::read_to_string(&html).unwrap();
     let frames = page_frames(&page);
 

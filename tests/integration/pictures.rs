@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::util::{page_frames, path, sowlab};
+use crate::util::{page_frames, path, sowlab, trace_states};
 
 /// The names in a directory, sorted, the marker left out.
 fn names(dir: &Path) -> Vec<String> {
@@ -41,19 +41,9 @@ fn trace_draws_every_variant_as_diagrams_and_a_page() {
             .arg(&html)
             .assert()
             .success();
-        let json = sowlab()
-            .arg("trace")
-            .arg(&file)
-            .args(args)
-            .arg("--json")
-            .output()
-            .unwrap();
-        let states: Vec<Value> = String::from_utf8(json.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .filter(|v: &Value| v.get("turn").is_some())
-            .collect();
+        let mut traced = vec![file.clone().into_os_string()];
+        traced.extend(args.map(Into::into));
+        let states = trace_states(&traced);
         let moves = states.len();
         let drawn = names(&svg);
         let expected: Vec<String> = (0..=moves).map(|m| format!("move-{m:04}.svg")).collect();
@@ -173,5 +163,51 @@ fn explain_draws_the_start_position() {
             let count = |t: &str| texts.iter().filter(|x| x.trim() == t).count();
             assert_eq!((count("4"), count("0")), (13, 3), "{texts:?}");
         }
+    }
+}
+
+/// A report draws each variant's start and carries a sample game, whose page is the one
+/// `trace` makes with the command the report gives for it.
+#[test]
+fn a_report_carries_each_variants_start_and_a_game_trace_makes_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("report");
+    sowlab()
+        .args(["compare", "variants/hoyito-i.sow", "variants/kalah.sow"])
+        .args([
+            "--games",
+            "2",
+            "--agents",
+            "random,random",
+            "--seed",
+            "7",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let index = std::fs::read_to_string(out.join("index.md")).unwrap();
+    for stem in ["hoyito-i", "kalah"] {
+        assert!(out.join(format!("start-{stem}.svg")).is_file());
+        assert!(out.join(format!("start-{stem}.png")).is_file());
+        assert!(index.contains(&format!("](start-{stem}.png)")), "{index}");
+        let page = format!("game-{stem}.html");
+        let command =
+            format!("sowlab trace variants/{stem}.sow --random 100000 --seed 7 --html {page}");
+        assert!(index.contains(&command), "{index}");
+        let again = tmp.path().join(&page);
+        sowlab()
+            .args([
+                "trace",
+                &format!("variants/{stem}.sow"),
+                "--random",
+                "100000",
+            ])
+            .args(["--seed", "7", "--html"])
+            .arg(&again)
+            .assert()
+            .success();
+        let frames = |path: &Path| page_frames(&std::fs::read_to_string(path).unwrap());
+        assert_eq!(frames(&out.join(&page)), frames(&again), "{stem}");
     }
 }

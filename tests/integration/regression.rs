@@ -974,8 +974,11 @@ fn r7_9_commands_that_write_files_say_what_they_wrote() {
         )),
         "{line}"
     );
-    // Six charts for each of the two seatings.
-    assert!(line.ends_with("and 12 charts)"), "{line}");
+    // Six charts for each of the two seatings, and each variant's start drawn.
+    assert!(
+        line.ends_with(", 12 charts and 2 board diagrams)"),
+        "{line}"
+    );
     let sweep = at("sweep").display().to_string();
     let output = run(
         &[

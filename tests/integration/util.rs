@@ -116,3 +116,20 @@ pub fn page_frames(page: &str) -> Vec<serde_json::Value> {
         .expect("frames")
         .clone()
 }
+
+/// The states `sowlab trace ARGS --json` prints, one per move (round ends left out).
+pub fn trace_states<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Vec<serde_json::Value> {
+    let output = sowlab()
+        .arg("trace")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v.get("turn").is_some())
+        .collect()
+}

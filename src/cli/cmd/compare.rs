@@ -230,7 +230,7 @@ fn build(
         } else {
             &compiled[..]
         };
-        let carried = report::variants::carry(dir, distinct)?;
+        let carried = report::variants::carry(dir, distinct, &plan.info)?;
         report(dir, &seconds, &carried)?;
         Ok(units)
     })?;
