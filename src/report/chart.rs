@@ -15,6 +15,7 @@ use plotters::style::register_font;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::error::ReportError;
+use super::labels::{self, Names};
 use crate::outdir::OutDir;
 
 /// The coordinates of every chart here: f64 on both axes.
@@ -101,6 +102,9 @@ const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 620;
 /// The legend's column, right of the plot: a legend never covers data.
 const LEGEND: u32 = 300;
+/// The plot's margin, and the room for the y axis's labels, in pixels.
+const MARGIN: i32 = 20;
+const Y_LABELS: i32 = 70;
 pub(super) const FONT: &str = "sans-serif";
 /// Text sizes in pixels, large enough to read when a chart is printed a column wide.
 const TEXT: u32 = 18;
@@ -140,7 +144,7 @@ enum Key {
     Line,
 }
 
-fn fonts() {
+pub(super) fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bundled font is valid, so registration cannot fail; if it ever did, text would be
@@ -232,19 +236,32 @@ fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Res
     root.fill(&WHITE).map_err(err)?;
     root.titled(&chart.title, (FONT, 22).into_font().style(FontStyle::Bold))
         .map_err(err)?;
-    if let Plot::Boxes { categories, boxes } = &chart.plot {
-        // One box per category, named below it: nothing for a legend to say.
-        let area = root.margin(40, 0, 0, 0);
-        return box_plot(chart, &area, categories, boxes).map_err(err);
-    }
-    let (plot, side) = root.margin(40, 0, 0, 0).split_horizontally(WIDTH - LEGEND);
+    let boxes = matches!(chart.plot, Plot::Boxes { .. });
+    // Names fitted to their columns; a box plot, which has no legend, takes the side column
+    // only for the key of names too long to write out.
+    let names = chart.plot.categories().map(|c| {
+        let plot = if boxes { WIDTH } else { WIDTH - LEGEND };
+        Names::fit(c, column_width(plot, c.len()))
+    });
+    let keyed = matches!(names, Some(Names::Numbered(_)));
+    let area = root.margin(40, 0, 0, 0);
+    let (plot, side) = if boxes && !keyed {
+        (area.clone(), None)
+    } else {
+        let (plot, side) = area.split_horizontally(WIDTH - LEGEND);
+        (plot, Some(side))
+    };
+    let names = names.unwrap_or(Names::Wrapped {
+        size: TEXT,
+        lines: Vec::new(),
+    });
     let keys = match &chart.plot {
         Plot::Bars { categories, series } => {
-            bars(chart, &plot, categories, series).map_err(err)?;
+            bars(chart, &plot, categories, series, &names).map_err(err)?;
             series.iter().map(|s| (s.name.as_str(), Key::Box)).collect()
         }
         Plot::Stacked { categories, layers } => {
-            stacked(chart, &plot, categories, layers).map_err(err)?;
+            stacked(chart, &plot, categories, layers, &names).map_err(err)?;
             // Top layer first, as the stack reads.
             layers
                 .iter()
@@ -256,10 +273,34 @@ fn draw<DB: DrawingBackend>(chart: &Chart, root: &DrawingArea<DB, Shift>) -> Res
             line_chart(chart, &plot, x_label, lines).map_err(err)?;
             lines.iter().map(|l| (l.name.as_str(), Key::Line)).collect()
         }
-        Plot::Boxes { .. } => Vec::new(),
+        Plot::Boxes { categories, boxes } => {
+            box_plot(chart, &plot, categories, boxes, &names).map_err(err)?;
+            Vec::new()
+        }
     };
     let stacked = matches!(chart.plot, Plot::Stacked { .. });
-    legend(&side, &keys, stacked).map_err(err)
+    match side {
+        Some(side) => legend(&side, &keys, stacked, &names.key()).map_err(err),
+        None => Ok(()),
+    }
+}
+
+/// The width of each category's column in a plot `plot` pixels wide: the plot less its
+/// margins and y labels, shared out.
+fn column_width(plot: u32, categories: usize) -> i32 {
+    (plot as i32 - 2 * MARGIN - Y_LABELS) / categories.max(1) as i32
+}
+
+impl Plot {
+    /// The categories along x, for the plots that have them.
+    fn categories(&self) -> Option<&[String]> {
+        match self {
+            Plot::Bars { categories, .. }
+            | Plot::Stacked { categories, .. }
+            | Plot::Boxes { categories, .. } => Some(categories),
+            Plot::Lines { .. } => None,
+        }
+    }
 }
 
 /// A tick label: at most two decimals, without trailing zeros (`1`, `0.9`, `0.25`).
@@ -284,20 +325,24 @@ fn log_tick(e: f64) -> String {
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// The legend column: one entry per series, in the order given, from the top.
+/// The legend column: one entry per series, in the order given, from the top, each name
+/// wrapped to the column; below them the key of numbered category names, if any.
 fn legend<DB: DrawingBackend>(
     side: &DrawingArea<DB, Shift>,
     keys: &[(&str, Key)],
     stacked: bool,
+    key: &[String],
 ) -> Drawn<DB> {
     let style = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     let count = keys.len();
-    for (row, &(name, key)) in keys.iter().enumerate() {
+    let names: Vec<String> = keys.iter().map(|(name, _)| name.to_string()).collect();
+    let laid = labels::column(&names, LEGEND as i32 - 52, TEXT, 40, 12);
+    for (row, (&(_, kind), lines)) in keys.iter().zip(&laid).enumerate() {
         // A stacked chart lists its layers top first; their colours count from the bottom.
         let k = if stacked { count - 1 - row } else { row };
-        let y = 40 + 30 * row as i32;
+        let y = lines[0].1;
         let c = color(k);
-        match key {
+        match kind {
             Key::Box => {
                 side.draw(&Rectangle::new([(8, y - 8), (28, y + 8)], c.filled()))?;
                 side.draw(&Rectangle::new(
@@ -316,7 +361,22 @@ fn legend<DB: DrawingBackend>(
                 draw_marker(side, k, (20, y))?;
             }
         }
-        side.draw(&Text::new(name.to_string(), (44, y), style.clone()))?;
+        for (line, y) in lines {
+            side.draw(&Text::new(line.clone(), (44, *y), style.clone()))?;
+        }
+    }
+    if !key.is_empty() {
+        let below = laid
+            .last()
+            .and_then(|l| l.last())
+            .map_or(40, |(_, y)| y + 40);
+        let small = TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        for (line, y) in labels::column(key, LEGEND as i32 - 16, 15, below, 4)
+            .iter()
+            .flatten()
+        {
+            side.draw(&Text::new(line.clone(), (8, *y), small.clone()))?;
+        }
     }
     Ok(())
 }
@@ -361,18 +421,20 @@ fn y_range(scale: Scale, low: f64, high: f64) -> (f64, f64) {
     }
 }
 
-/// A chart area over categories `0..n` on x and `y` on y, with category names below.
+/// A chart area over categories `0..n` on x and `y` on y, with category names below (as
+/// `names` fits them to their columns).
 fn category_chart<'a, DB: DrawingBackend>(
     chart: &Chart,
     area: &'a DrawingArea<DB, Shift>,
     categories: &[String],
     y: (f64, f64),
+    names: &Names,
 ) -> Result<ChartContext<'a, DB, Area>, DrawingAreaErrorKind<DB::ErrorType>> {
     let n = categories.len().max(1) as f64;
     let mut ctx = ChartBuilder::on(area)
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
+        .margin(MARGIN)
+        .x_label_area_size(names.height())
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(-0.5..n - 0.5, y.0..y.1)?;
     ctx.configure_mesh()
         .disable_x_mesh()
@@ -382,10 +444,15 @@ fn category_chart<'a, DB: DrawingBackend>(
         .label_style((FONT, TEXT))
         .axis_desc_style((FONT, AXIS_TEXT))
         .draw()?;
-    let style = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    for (i, name) in categories.iter().enumerate() {
-        let (x, y) = ctx.backend_coord(&(i as f64, y.0));
-        area.draw(&Text::new(name.clone(), (x, y + 10), style.clone()))?;
+    // The chart gives backend pixels; the area draws from its own corner.
+    let (base_x, base_y) = area.get_base_pixel();
+    for i in 0..categories.len() {
+        let (x, top) = ctx.backend_coord(&(i as f64, y.0));
+        for (line, size, [left, y, ..]) in names.laid_out(i, x - base_x, top - base_y) {
+            let style =
+                TextStyle::from((FONT, size).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+            area.draw(&Text::new(line, (left, y), style))?;
+        }
     }
     Ok(ctx)
 }
@@ -395,13 +462,14 @@ fn bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     categories: &[String],
     series: &[Bars],
+    names: &Names,
 ) -> Drawn<DB> {
     let top = series
         .iter()
         .flat_map(|s| s.values.iter().flatten().map(|v| v.2))
         .fold(0.0f64, f64::max);
     let y = y_range(chart.y, 0.0, top);
-    let mut ctx = category_chart(chart, area, categories, y)?;
+    let mut ctx = category_chart(chart, area, categories, y, names)?;
     let width = 0.8 / series.len().max(1) as f64;
     let na = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
     for (k, s) in series.iter().enumerate() {
@@ -426,7 +494,12 @@ fn bars<DB: DrawingBackend>(
         // No bar where there is no value: said, so that it is not read as zero.
         for (i, _) in s.values.iter().enumerate().filter(|(_, v)| v.is_none()) {
             let (x, base) = ctx.backend_coord(&(i as f64 + offset, y.0));
-            area.draw(&Text::new("n/a", (x, base - 4), na.clone()))?;
+            let (base_x, base_y) = area.get_base_pixel();
+            area.draw(&Text::new(
+                "n/a",
+                (x - base_x, base - base_y - 4),
+                na.clone(),
+            ))?;
         }
     }
     Ok(())
@@ -437,8 +510,9 @@ fn stacked<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     categories: &[String],
     layers: &[(String, Vec<f64>)],
+    names: &Names,
 ) -> Drawn<DB> {
-    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, 1.0))?;
+    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, 1.0), names)?;
     let mut base = vec![0.0; categories.len()];
     for (k, (_, shares)) in layers.iter().enumerate() {
         let c = color(k);
@@ -459,9 +533,10 @@ fn box_plot<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     categories: &[String],
     boxes: &[Quartiles],
+    names: &Names,
 ) -> Drawn<DB> {
     let top = boxes.iter().map(|b| b[4]).fold(1.0f64, f64::max);
-    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, top))?;
+    let mut ctx = category_chart(chart, area, categories, y_range(chart.y, 0.0, top), names)?;
     for (i, b) in boxes.iter().enumerate() {
         let x = i as f64;
         let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
@@ -533,9 +608,9 @@ fn line_chart<DB: DrawingBackend>(
     };
     let (y_min, y_max) = y_range(chart.y, y_min, y_max);
     let mut ctx = ChartBuilder::on(area)
-        .margin(20)
+        .margin(MARGIN)
         .x_label_area_size(50)
-        .y_label_area_size(70)
+        .y_label_area_size(Y_LABELS)
         .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
     let y_format = |y: &f64| if log { log_tick(*y) } else { tick(*y) };
     let mut mesh = ctx.configure_mesh();
@@ -577,6 +652,98 @@ fn line_chart<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names of every shipped and catalogue variant, longest first.
+    fn longest_names() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+        let mut names: Vec<String> = crate::lang::variant_files(&[root])
+            .expect("variants")
+            .files
+            .iter()
+            .map(|f| {
+                crate::lang::compile_path(f, &[])
+                    .expect("compiles")
+                    .provenance
+                    .name
+            })
+            .collect();
+        names.sort_by_key(|n| std::cmp::Reverse(labels::width(n, TEXT)));
+        names
+    }
+
+    /// Under a category chart of the longest names of the catalogue, two to twenty at once,
+    /// no name's lines touch another's, and all stand under the plot; numbered names' key,
+    /// and every legend entry, stay inside the legend's column.
+    #[test]
+    fn no_label_overlaps_another_even_for_the_longest_names() {
+        let names = longest_names();
+        assert!(labels::width(&names[0], TEXT) > 300, "{}", names[0]);
+        for n in [2, 3, 4, 6, 8, 12, 20] {
+            let categories = &names[..n];
+            let column = column_width(WIDTH - LEGEND, n);
+            let fitted = Names::fit(categories, column);
+            let mut boxes: Vec<(usize, [i32; 4])> = Vec::new();
+            for i in 0..n {
+                let x = MARGIN + Y_LABELS + column * i as i32 + column / 2;
+                for (line, _, b) in fitted.laid_out(i, x, 0) {
+                    assert!(
+                        b[0] >= 0 && b[2] <= (WIDTH - LEGEND) as i32,
+                        "{line} leaves the plot"
+                    );
+                    assert!(b[3] <= fitted.height(), "{line} below its area");
+                    boxes.push((i, b));
+                }
+            }
+            for (k, (i, a)) in boxes.iter().enumerate() {
+                for (j, b) in &boxes[k + 1..] {
+                    let apart = a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1];
+                    assert!(
+                        i == j || apart,
+                        "{n} names: {} and {} overlap",
+                        names[*i],
+                        names[*j]
+                    );
+                }
+            }
+            for line in labels::column(&fitted.key(), LEGEND as i32 - 16, 15, 0, 4)
+                .iter()
+                .flatten()
+            {
+                assert!(
+                    8 + labels::width(&line.0, 15) <= LEGEND as i32,
+                    "{}",
+                    line.0
+                );
+            }
+            if n <= 4 {
+                assert!(
+                    matches!(fitted, Names::Wrapped { .. }),
+                    "{n} names are written out"
+                );
+            }
+        }
+        for entry in labels::column(&names[..8], LEGEND as i32 - 52, TEXT, 40, 12)
+            .iter()
+            .flatten()
+        {
+            assert!(
+                44 + labels::width(&entry.0, TEXT) <= LEGEND as i32,
+                "{}",
+                entry.0
+            );
+        }
+    }
+
+    /// A word too long for its column is cut; words are kept whole otherwise.
+    #[test]
+    fn names_wrap_between_words() {
+        assert_eq!(
+            labels::wrap("greedy over random", labels::width("greedy over", 18), 18),
+            ["greedy over", "random"]
+        );
+        let cut = labels::wrap("Kiswahili", labels::width("Kisw", 18), 18);
+        assert!(cut.len() > 1 && cut.concat() == "Kiswahili", "{cut:?}");
+    }
 
     /// Grey level (ITU-R BT.601 luma) of a colour, 0–255.
     fn luma(c: RGBColor) -> f64 {

@@ -10,6 +10,7 @@ pub mod diagram;
 pub mod document;
 pub mod error;
 pub mod exact;
+pub mod labels;
 pub mod stepper;
 pub mod sweep;
 pub mod trace;
