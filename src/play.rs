@@ -9,7 +9,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::agents::{Agent, AgentSpec, AlphaBeta, WIN};
 use crate::engine::{EndReason, Event, Game, Move, PlayError};
-use crate::report::trace::{describe_move, picture, OverAtStart};
+use crate::report::diagram::captured;
+use crate::report::trace::{
+    describe_move, marked_picture, picture, summarise_move, Marks, OverAtStart,
+};
 use crate::rules::{Rules, Side};
 
 /// The depth of `hint` when the command gives none: instant on the shipped boards.
@@ -39,6 +42,8 @@ pub struct Setup {
     pub replay: String,
     /// ANSI colours, for a terminal.
     pub colour: bool,
+    /// A player with one legal move has it played for them (`--forced`).
+    pub forced: bool,
 }
 
 /// What a command gave: text to print, a file to write, and whether the session is over.
@@ -72,6 +77,7 @@ enum Command<'a> {
     Hint(u8),
     Moves,
     Board,
+    Details,
     Help,
     Save { path: &'a str, replace: bool },
     Quit,
@@ -96,6 +102,7 @@ impl Command<'_> {
             "undo" => alone(Command::Undo),
             "moves" | "legal" => alone(Command::Moves),
             "board" => alone(Command::Board),
+            "details" | "laps" => alone(Command::Details),
             "help" | "?" => alone(Command::Help),
             "quit" | "exit" | "q" => alone(Command::Quit),
             "hint" if rest.is_empty() => Ok(Command::Hint(HINT_DEPTH)),
@@ -140,6 +147,8 @@ pub struct Session<'r> {
     /// construction what `trace` would show. A replay of a game played by hand is instant.
     moves: Vec<(Move, Side)>,
     game: Game<'r>,
+    /// The full accounts (every seed sown) of the moves the last command played.
+    details: Vec<String>,
 }
 
 impl<'r> Session<'r> {
@@ -152,6 +161,7 @@ impl<'r> Session<'r> {
             setup,
             moves: Vec::new(),
             game: Game::new(rules),
+            details: Vec::new(),
         };
         let mut text = format!(
             "{} — rules {} ({})\n",
@@ -172,7 +182,7 @@ impl<'r> Session<'r> {
         }
         text.push_str("type a hole number to play it, or help for the commands\n\n");
         text.push_str(&picture(rules, &session.game));
-        text.push_str(&session.agent_moves());
+        text.push_str(&session.replies());
         text.push_str(&session.status());
         (session, text)
     }
@@ -189,6 +199,7 @@ impl<'r> Session<'r> {
             Ok(Command::Hint(depth)) => self.hint(depth),
             Ok(Command::Moves) => self.status(),
             Ok(Command::Board) => picture(self.rules, &self.game) + &self.status(),
+            Ok(Command::Details) => self.details(),
             Ok(Command::Help) => self.help(),
             Ok(Command::Save { path, replace }) => return self.save(path, replace),
             Ok(Command::Quit) => {
@@ -250,8 +261,9 @@ impl<'r> Session<'r> {
                 self.legal()
             );
         }
+        self.details.clear();
         match self.play(mv) {
-            Ok(account) => account + &self.agent_moves() + &self.status(),
+            Ok(account) => account + &self.replies() + &self.status(),
             Err(error) => format!(
                 "hole {} cannot be played: {}; {side} can play {}\n",
                 error.mv.name(self.rules),
@@ -261,30 +273,59 @@ impl<'r> Session<'r> {
         }
     }
 
-    /// Plays a move: the account of its sowing, and the board after it.
+    /// Plays a move: a line a lap of its sowing (the full account kept for `details`), and
+    /// the board after it with the hole played and the holes captured from marked.
     fn play(&mut self, mv: Move) -> Result<String, PlayError> {
         let mut events: Vec<Event> = Vec::new();
         let report = self.game.play_traced(mv, &mut events)?;
         let side = report.side.expect("a move has a mover");
         self.moves.push((mv, side));
-        let account = describe_move(self.rules, self.moves.len() as u32, &report, &events);
-        Ok(self.highlight(&account) + &picture(self.rules, &self.game))
+        let turn = self.moves.len() as u32;
+        self.details
+            .push(describe_move(self.rules, turn, &report, &events));
+        let account = summarise_move(self.rules, turn, &report, &events);
+        let marks = Marks {
+            played: Some(mv.hole()),
+            captured: captured(&events),
+            colour: self.setup.colour,
+        };
+        Ok(self.highlight(&account) + &marked_picture(self.rules, &self.game, &marks))
     }
 
-    /// The agent's moves while it is to move.
-    fn agent_moves(&mut self) -> String {
+    /// The moves that follow a move without asking: the agent's while it is to move, and,
+    /// with `--forced`, a player's only legal move.
+    fn replies(&mut self) -> String {
         let mut text = String::new();
         while let Some(side) = self.game.to_move() {
             let mut rng = self.rng(AGENT_STREAM);
-            let Some(agent) = self.agent.as_mut().filter(|_| side != self.setup.human) else {
-                break;
+            let mv = match self.agent.as_mut().filter(|_| side != self.setup.human) {
+                // The agent plays on a copy; its move is then played here with its events told.
+                Some(agent) => agent.play(&mut self.game.clone(), &mut rng).mv,
+                None => match self.game.legal_moves()[..] {
+                    [only] if self.setup.forced => {
+                        let _ = write!(
+                            text,
+                            "\n{side}{} has one legal move, {}: played (--forced)",
+                            self.role(side),
+                            only.name(self.rules)
+                        );
+                        only
+                    }
+                    _ => break,
+                },
             };
-            // The agent plays on a copy; its move is then played here with its events told.
-            let mv = agent.play(&mut self.game.clone(), &mut rng).mv;
             text.push('\n');
-            text.push_str(&self.play(mv).expect("agents choose legal moves"));
+            text.push_str(&self.play(mv).expect("agents and forced moves are legal"));
         }
         text
+    }
+
+    /// The full account of the moves the last command played: every seed sown.
+    fn details(&self) -> String {
+        if self.details.is_empty() {
+            return "no move has been played yet\n".into();
+        }
+        self.details.concat()
     }
 
     /// Takes back the last move; against an agent, back to the human's previous turn.
@@ -321,26 +362,17 @@ impl<'r> Session<'r> {
             + &self.status()
     }
 
-    /// What alpha-beta to `depth` would play, and the value it finds.
+    /// What alpha-beta to `depth` would play, and what its search says of it, in words.
     fn hint(&mut self, depth: u8) -> String {
         let Some(side) = self.game.to_move() else {
             return "the game is over: there is nothing to hint\n".into();
         };
         let mut game = self.game.clone();
         let (mv, value) = AlphaBeta::new(depth).search(&mut game, &mut self.rng(HINT_STREAM));
-        let meaning = if value > WIN / 2 {
-            format!("{side} wins with best play, final margin {:+}", value - WIN)
-        } else if value < -WIN / 2 {
-            format!(
-                "{side} loses with best play, final margin {:+}",
-                value + WIN
-            )
-        } else {
-            format!("{side}'s capture lead {depth} moves ahead, or at the end if sooner, with best play by both")
-        };
         format!(
-            "hint (alphabeta:{depth}): play {}, value {value:+} ({meaning})\n",
-            mv.name(self.rules)
+            "hint: play {} — {} (alphabeta:{depth})\n",
+            mv.name(self.rules),
+            hint_words(side, value, depth)
         )
     }
 
@@ -379,6 +411,7 @@ impl<'r> Session<'r> {
             direction,
             "moves, legal   the legal moves",
             "board          the board again",
+            "details        every seed sown by the moves just played (a lap a line otherwise)",
             "undo           take back the last move (against an agent: back to your previous turn)",
         ] {
             let _ = writeln!(text, "  {line}");
@@ -524,6 +557,30 @@ fn ending(reason: EndReason) -> &'static str {
     }
 }
 
+/// What a search value means for `side`, in words: a result the search saw to the end of the
+/// game with best play by both, or a lead in captures `depth` moves ahead.
+pub fn hint_words(side: Side, value: i32, depth: u8) -> String {
+    let ahead = format!("{depth} moves ahead, with best play by both");
+    // A finished game is worth WIN plus the mover's final margin, won, or minus WIN plus it,
+    // lost (a game may be won by a rule other than the larger store).
+    let margin = |m: i32| match m {
+        0 => "level in seeds".to_string(),
+        m if m > 0 => format!("{m} seeds ahead"),
+        m => format!("{} seeds behind", -m),
+    };
+    match value {
+        v if v > WIN / 2 && v - WIN > 0 => format!("{side} wins by {} with best play", v - WIN),
+        v if v > WIN / 2 => format!("{side} wins, {}, with best play", margin(v - WIN)),
+        v if v < -WIN / 2 && v + WIN < 0 => {
+            format!("{side} loses by {} with best play", -(v + WIN))
+        }
+        v if v < -WIN / 2 => format!("{side} loses, {}, with best play", margin(v + WIN)),
+        0 => format!("level in captures {ahead}"),
+        v if v > 0 => format!("{side} leads by {v} {ahead}"),
+        v => format!("{side} trails by {} {ahead}", -v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,6 +604,7 @@ mod tests {
             source: "kalah.sow".into(),
             replay: "sowlab trace kalah.sow".into(),
             colour: false,
+            forced: false,
         }
     }
 
@@ -625,7 +683,8 @@ mod tests {
         let (mut session, _) = Session::start(&rules, setup(None));
         let hint = session.command("hint 12").text;
         assert!(
-            hint.contains("(south wins with best play, final margin +"),
+            hint.contains(" — south wins by ")
+                && hint.ends_with(" with best play (alphabeta:12)\n"),
             "{hint}"
         );
         // Asking does not play.

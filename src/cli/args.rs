@@ -250,9 +250,12 @@ pub struct PlayArgs {
     /// Board overrides: holes=1..16, seeds=1..1000, starter=south|north, cap=1..10000000.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Play a player's move for them when they have only one (said in a line).
+    #[arg(long)]
+    pub forced: bool,
 }
 
-const PLAY_HELP: &str = "Commands are read line by line from standard input: a hole number (3, or 3cw / 3ccw where the mover chooses the direction), moves, board, undo, hint [DEPTH], save FILE (the moves, comma-separated, as `sowlab trace FILE --moves` replays them), help, quit. The end of the input ends the session. When standard output is not a terminal the text is plain (no colours, no prompt), and commands that were not typed at a terminal are echoed after `> `, so a piped game reads as a transcript.";
+const PLAY_HELP: &str = "Commands are read line by line from standard input: a hole number (3, or 3cw / 3ccw where the mover chooses the direction), moves, board, details (every seed of the moves just played; each lap is otherwise one line), undo, hint [DEPTH], save FILE (the moves, comma-separated, as `sowlab trace FILE --moves` replays them), help, quit. The end of the input ends the session. When standard output is not a terminal the text is plain (no colours, no prompt), and commands that were not typed at a terminal are echoed after `> `, so a piped game reads as a transcript.";
 
 /// A seat at the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

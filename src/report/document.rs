@@ -92,11 +92,11 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
     for block in blocks {
         let _ = match block {
             Block::Heading(level, text) => writeln!(out, "<h{level}>{}</h{level}>", escape(text)),
-            Block::Paragraph(text) => writeln!(out, "<p>{}</p>", escape(text)),
+            Block::Paragraph(text) => writeln!(out, "<p>{}</p>", inline(text)),
             Block::Warning(text) => writeln!(
                 out,
                 "<p class=\"warning\"><strong>Warning:</strong> {}</p>",
-                escape(text)
+                inline(text)
             ),
             Block::Code(text) => writeln!(out, "<pre><code>{}</code></pre>", escape(text)),
             Block::Link(text, href) => writeln!(
@@ -108,7 +108,7 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
             Block::List(items) => {
                 let items: String = items
                     .iter()
-                    .map(|i| format!("<li>{}</li>", escape(i)))
+                    .map(|i| format!("<li>{}</li>", inline(i)))
                     .collect();
                 writeln!(out, "<ul>{items}</ul>")
             }
@@ -123,7 +123,7 @@ pub fn html(title: &str, blocks: &[Block], dir: &Path) -> String {
                         format!(
                             "<tr>{}</tr>",
                             r.iter()
-                                .map(|c| format!("<td>{}</td>", escape(c)))
+                                .map(|c| format!("<td>{}</td>", inline(c)))
                                 .collect::<String>()
                         )
                     })
@@ -163,6 +163,27 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// Text as HTML, with Markdown's code spans (`` `sowlab explain` ``) set as code, as the
+/// Markdown page shows them.
+fn inline(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    // An odd number of backticks leaves the last one as it is.
+    if parts.len().is_multiple_of(2) {
+        return escape(text);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{}</code>", escape(part))
+            } else {
+                escape(part)
+            }
+        })
+        .collect()
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -188,6 +209,15 @@ figcaption { font-style: italic; color: #555; margin-top: .3em; }
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_spans_are_set_as_code_in_html() {
+        assert_eq!(
+            inline("run `sowlab explain` <here>"),
+            "run <code>sowlab explain</code> &lt;here&gt;"
+        );
+        assert_eq!(inline("a lone ` stays"), "a lone ` stays");
+    }
 
     #[test]
     fn numbers_have_thousands_separators() {

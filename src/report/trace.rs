@@ -408,37 +408,142 @@ pub fn game_status(game: &Game<'_>, what: &str) -> String {
 
 /// The board as South sees it: North's row on top (hole 2N-1 at the left), South's below.
 pub fn picture(rules: &Rules, game: &Game<'_>) -> String {
+    marked_picture(rules, game, &Marks::default())
+}
+
+/// What a picture marks: the hole last played and the holes it captured from, and whether in
+/// colour (a terminal) as well as with marks under the cells.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// The hole played.
+    pub played: Option<usize>,
+    /// The holes captured from.
+    pub captured: Vec<usize>,
+    /// ANSI colours on the marked cells.
+    pub colour: bool,
+}
+
+/// [`picture`] with the last move marked: a line below South's row (above North's) puts `^`
+/// under the hole played and `x` under the holes captured from; on a terminal the cells are
+/// coloured too. Without marks, exactly [`picture`].
+pub fn marked_picture(rules: &Rules, game: &Game<'_>, marks: &Marks) -> String {
     let position = game.position();
     let n = rules.holes_per_row();
     let board = position.board();
     let [south, north] = position.stores();
     let (closed, houses) = (position.closed(), position.houses());
+    let mark = |p: usize| {
+        if marks.played == Some(p) {
+            Some(('^', "1;34"))
+        } else if marks.captured.contains(&p) {
+            Some(('x', "1;31"))
+        } else {
+            None
+        }
+    };
     // A closed hole shows as `x`, a house's count with a `*`.
     let cell = |p: usize| {
-        if closed >> p & 1 == 1 {
+        let text = if closed >> p & 1 == 1 {
             "  x".to_string()
         } else if houses >> p & 1 == 1 {
             format!("{:>2}*", board[p])
         } else {
             format!("{:>3}", board[p])
+        };
+        match mark(p) {
+            Some((_, code)) if marks.colour => format!("\x1b[{code}m{text}\x1b[0m"),
+            _ => text,
         }
     };
+    // The marks under (or over) a row's cells, or nothing where the row has none; the key
+    // once, on the lower line.
+    let marked = |holes: &[usize]| holes.iter().any(|&p| mark(p).is_some());
+    let mark_line = |holes: &[usize], key: bool| {
+        if !marked(holes) {
+            return String::new();
+        }
+        let line: String = holes
+            .iter()
+            .map(|&p| format!("  {}", mark(p).map_or(' ', |(c, _)| c)))
+            .collect();
+        let key = if key {
+            "   ^ played, x captured from"
+        } else {
+            ""
+        };
+        format!("      {line}{key}").trim_end().to_string() + "\n"
+    };
     let label = |p: usize| format!("{p:>3}");
-    let north_row: String = (n..2 * n).rev().map(cell).collect();
-    let south_row: String = (0..n).map(cell).collect();
+    let north_holes: Vec<usize> = (n..2 * n).rev().collect();
+    let south_holes: Vec<usize> = (0..n).collect();
+    let north_row: String = north_holes.iter().map(|&p| cell(p)).collect();
+    let south_row: String = south_holes.iter().map(|&p| cell(p)).collect();
     let mut out = String::new();
     let _ = writeln!(
         out,
         "      {}   North",
-        (n..2 * n).rev().map(label).collect::<String>()
+        north_holes.iter().map(|&p| label(p)).collect::<String>()
     );
+    out.push_str(&mark_line(&north_holes, !marked(&south_holes)));
     let _ = writeln!(out, "     [{north_row} ]  store {north}");
     let _ = writeln!(out, "     [{south_row} ]  store {south}");
+    out.push_str(&mark_line(&south_holes, true));
     let _ = writeln!(
         out,
         "      {}   South",
-        (0..n).map(label).collect::<String>()
+        south_holes.iter().map(|&p| label(p)).collect::<String>()
     );
+    out
+}
+
+/// A move told in short: its heading, one line a lap (the seeds lifted, where from, how many
+/// were sown and where the last fell), and every capture, house, raid and extra turn where
+/// [`describe_move`] tells it.
+pub fn summarise_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
+    let side = report.side.map_or("?", Side::name);
+    let mut out = format!("move {turn}: {side} plays hole {}\n", report.mv.name(rules));
+    // Each lap in one line, from its events.
+    let mut laps: Vec<String> = Vec::new();
+    let mut sown = 0;
+    let mut landed = true;
+    for event in events {
+        match event {
+            Event::Lift { lap, hole, seeds } => {
+                if !landed {
+                    laps.last_mut()
+                        .expect("a lap")
+                        .push_str(&format!(", {sown} sown"));
+                }
+                laps.push(format!("  lap {lap}: {seeds} from hole {hole}"));
+                (sown, landed) = (0, false);
+            }
+            Event::Drop { .. } => sown += 1,
+            Event::Land { at, count } if !landed => {
+                landed = true;
+                let line = laps.last_mut().expect("a lap");
+                line.push_str(&format!(
+                    ", {sown} sown, the last in {} (now {count})",
+                    position_name(rules, *at)
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !landed {
+        laps.last_mut()
+            .expect("a lap")
+            .push_str(&format!(", {sown} sown"));
+    }
+    for (lap, line) in move_lines(rules, report, events) {
+        let t = line.trim_start();
+        if t.starts_with("lap ") {
+            out.push_str(&laps[lap as usize - 1]);
+            out.push('\n');
+        } else if !(t.starts_with("sows ") || t.starts_with("last seed in ")) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     out
 }
 
@@ -586,6 +691,32 @@ fn position_name(rules: &Rules, p: usize) -> String {
 mod tests {
     use super::*;
     use crate::engine::Position;
+
+    /// On a terminal the marked cells are coloured too (the hole played blue, the holes
+    /// captured from red); without marks the picture is the plain one.
+    #[test]
+    fn a_marked_picture_colours_the_marked_cells_on_a_terminal() {
+        let rules = crate::lang::shipped("kalah");
+        let game = Game::new(&rules);
+        let marks = Marks {
+            played: Some(2),
+            captured: vec![9],
+            colour: true,
+        };
+        let text = marked_picture(&rules, &game, &marks);
+        assert!(text.contains("\x1b[1;34m  4\x1b[0m"), "{text}");
+        assert!(text.contains("\x1b[1;31m  4\x1b[0m"), "{text}");
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.contains('^') || l.contains('x'))
+                .count(),
+            2
+        );
+        assert_eq!(
+            marked_picture(&rules, &game, &Marks::default()),
+            picture(&rules, &game)
+        );
+    }
 
     /// Ouri's grand slam captures, and the mover plays again: the trace says so, not that
     /// nothing was taken.

@@ -37,6 +37,7 @@ pub fn run(
             repeated("--set", &args.set)
         ),
         colour: screen,
+        forced: args.forced,
     };
     let (mut session, opening) = Session::start(&rules, setup);
     let out = &mut *console.out;
