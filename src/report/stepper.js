@@ -150,7 +150,7 @@
     if (f.turn > 0 && (i + 1 === frames.length || key(frames[i + 1]) !== key(f))) {
       const li = document.createElement("li");
       li.value = f.index;
-      li.textContent = f.title.replace(/^move \d+: (\w+) plays hole /, "$1 ");
+      li.textContent = f.title.replace(/^(round \d+, )?move \d+: (\w+) plays hole /, "$2 ");
       li.addEventListener("click", () => show(i));
       moves.appendChild(li);
       moveItems[f.index] = li;

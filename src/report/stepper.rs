@@ -103,7 +103,15 @@ impl<'r> Recording<'r> {
         self.moves += 1;
         let rules = self.rules;
         let side = report.side.map_or("?", |s| s.name());
-        let title = format!("move {turn}: {side} plays hole {}", report.mv.name(rules));
+        // In a match the moves are numbered within each round, so the round is named too.
+        let round = match game.round() {
+            1 => String::new(),
+            r => format!("round {r}, "),
+        };
+        let title = format!(
+            "{round}move {turn}: {side} plays hole {}",
+            report.mv.name(rules)
+        );
         let all_laps = laps(events);
         let count = all_laps.len().max(1) as u32;
         let lines = move_lines(rules, report, events);

@@ -15,6 +15,9 @@ use crate::lang::Setting;
 use crate::outdir::OutDir;
 use crate::sim::endings;
 
+/// Rates over fewer scored games than this are left out of the sweep's charts.
+const FEW_SCORED: u64 = 20;
+
 /// A grid point's parameter values, from the `--set` list recorded in run.json.
 fn parameters(settings: &[Setting]) -> Vec<(String, f64)> {
     settings
@@ -140,7 +143,9 @@ impl<'a> Grid<'a> {
             )),
             Block::Code(command.to_string()),
             Block::Paragraph(format!(
-                "{} A rate over no finished game is n/a, and a chart leaves that point out.",
+                "{} A rate over no finished game is n/a; the charts leave out every rate over \
+                 fewer than {FEW_SCORED} scored games, whose interval would span most of 0 to 1 \
+                 (the tables and sweep.csv keep them).",
                 self.analysis.scoring_note()
             )),
         ]
@@ -379,6 +384,15 @@ impl<'a> Grid<'a> {
             }
         };
         let of_games = |f: fn(&Group) -> Option<(f64, f64, f64)>| move |p: &Point<'_>| f(p.group);
+        // A rate over few finished games is left out of the chart: its band would span most of
+        // 0 to 1 and read as a measure (the tables keep it).
+        let of_rates = |f: fn(&Group) -> Option<(f64, f64, f64)>| {
+            move |p: &Point<'_>| {
+                (p.group.tally.scored >= FEW_SCORED)
+                    .then(|| f(p.group))
+                    .flatten()
+            }
+        };
         let what = format!(
             "{}, {}, {} games per point{fixed}",
             self.base,
@@ -386,6 +400,19 @@ impl<'a> Grid<'a> {
             self.analysis.info.games
         );
         let slug = seating.slug();
+        let few = points
+            .iter()
+            .filter(|p| p.group.tally.scored < FEW_SCORED)
+            .count();
+        let left_out = if few > 0 {
+            format!(
+                "; the rates of {few} of {} points, over fewer than {FEW_SCORED} scored games, are \
+                 left out (unfinished games are drawn at every point)",
+                points.len()
+            )
+        } else {
+            String::new()
+        };
         let mut charts = vec![
             LineChart {
                 stem: format!("sweep-rates-{slug}{stem_extra}"),
@@ -395,23 +422,23 @@ impl<'a> Grid<'a> {
                 lines: vec![
                     line(
                         "first mover",
-                        &of_games(|g| g.rate_of(g.tally.first_mover_wins)),
+                        &of_rates(|g| g.rate_of(g.tally.first_mover_wins)),
                     ),
                     line(
                         &format!("South ({})", seating.south),
-                        &of_games(|g| g.rate_of(g.tally.outcomes.south)),
+                        &of_rates(|g| g.rate_of(g.tally.outcomes.south)),
                     ),
                     line(
                         &format!("North ({})", seating.north),
-                        &of_games(|g| g.rate_of(g.tally.outcomes.north)),
+                        &of_rates(|g| g.rate_of(g.tally.outcomes.north)),
                     ),
-                    line("draw", &of_games(|g| g.rate_of(g.tally.outcomes.draws))),
+                    line("draw", &of_rates(|g| g.rate_of(g.tally.outcomes.draws))),
                     line(
                         "unfinished",
                         &of_games(|g| Some(g.share(g.tally.unfinished()))),
                     ),
                 ],
-                caption: format!("Win rates as {x_key} varies{fixed}"),
+                caption: format!("Win rates as {x_key} varies{fixed}{left_out}"),
             },
             LineChart {
                 stem: format!("sweep-length-{slug}{stem_extra}"),

@@ -274,6 +274,18 @@ fn sweep_charts_measures_across_board_sizes() {
             );
         }
     }
+    // Ten games a seating: every point's rates rest on fewer than 20 scored games, so the
+    // charts leave them out and their captions say so; the CSV keeps them.
+    let md = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(
+        md.contains("the rates of 3 of 3 points, over fewer than 20 scored games, are left out"),
+        "{md}"
+    );
+    let svg =
+        std::fs::read_to_string(out.join("sweep-rates-random-vs-random-1-seeds3.svg")).unwrap();
+    // Only the unfinished share is drawn: its three points, beside the legend's two circle
+    // markers (the first line's and the fifth's), and no other line's.
+    assert_eq!(svg.matches("<circle").count(), 3 + 2);
 }
 
 /// Games stopped by the move cap are counted apart and left out of win rates unless
