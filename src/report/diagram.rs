@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
 
 use super::chart::{color, dash, Picture, FONT};
-use super::trace::game_status;
+use super::trace::{game_status, holes_of};
 use crate::engine::{Event, Game, MoveReport, Position};
 use crate::rules::{Rules, Side};
 
@@ -262,11 +262,6 @@ pub fn captured(events: &[Event]) -> Vec<usize> {
         }
     }
     holes_of(mask)
-}
-
-/// The holes of a bit mask, ascending.
-pub fn holes_of(mask: u64) -> Vec<usize> {
-    (0..64).filter(|h| mask >> h & 1 == 1).collect()
 }
 
 /// How far a lap's path is moved off the track, so that laps, and a lap's rounds of the

@@ -184,7 +184,8 @@ fn inline(text: &str) -> String {
         .collect()
 }
 
-fn escape(text: &str) -> String {
+/// Text as HTML text or attribute value.
+pub(super) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -6,8 +6,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::diagram::{captured, holes_of, laps, Layout, Scene};
-use super::trace::move_lines;
+use super::diagram::{captured, laps, Layout, Scene};
+use super::document::escape;
+use super::trace::{holes_of, move_lines};
 use crate::engine::{Event, Game, MoveReport};
 use crate::rules::explain::{capture_sentence, house_sentence};
 use crate::rules::Rules;
@@ -290,13 +291,6 @@ fn replay(board: &mut [u16], stores: &mut [u16; 2], events: &[Event]) {
             Event::GrandSlam { .. } | Event::Land { .. } | Event::ExtraTurn => {}
         }
     }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 const PAGE: &str = r#"<!DOCTYPE html>

@@ -374,7 +374,7 @@ pub fn describe_round_end(
 }
 
 /// The holes of a bit mask, ascending.
-fn holes_of(mask: u64) -> Vec<usize> {
+pub fn holes_of(mask: u64) -> Vec<usize> {
     (0..64).filter(|h| mask >> h & 1 == 1).collect()
 }
 
