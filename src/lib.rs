@@ -42,6 +42,7 @@ pub mod lang;
 pub mod made;
 pub mod outdir;
 pub mod play;
+pub mod relate;
 pub mod report;
 pub mod rules;
 pub mod sim;

@@ -42,6 +42,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Print a variant's compiled rules in words, with the readings they rest on.
     Explain(ExplainArgs),
+    /// How variants are related: a character matrix from their compiled rules, distances,
+    /// a neighbour-joining tree (CSV, NEXUS, Newick); or the variants nearest one file.
+    Relate(RelateArgs),
     /// Print the rules on which two variants differ, in the words of `explain`.
     ///
     /// The compiled rules are compared, not the text: files that spell the same rules
@@ -169,6 +172,24 @@ pub struct ListArgs {
     /// Print each file's `note:` lines under its row (why a game seldom ends, among others).
     #[arg(long)]
     pub notes: bool,
+}
+
+/// `sowlab relate [FOLDER|FILE...] (--out DIR | --like FILE [--nearest K])`
+#[derive(Debug, Args)]
+pub struct RelateArgs {
+    /// Folders (every `.sow` file under them) or files; `variants` if none.
+    #[arg(default_value = "variants")]
+    pub paths: Vec<PathBuf>,
+    /// Write characters.csv, distances.csv, relations.nex and tree.nwk into DIR.
+    #[arg(long, value_name = "DIR", required_unless_present = "like")]
+    pub out: Option<PathBuf>,
+    /// Print the variants nearest this file (which need not be among the paths), nearest
+    /// first, with their distances.
+    #[arg(long, value_name = "FILE")]
+    pub like: Option<PathBuf>,
+    /// How many neighbours `--like` prints.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub nearest: usize,
 }
 
 /// `sowlab catalogue [FOLDER...] [--games N] [--seed S] [--out FILE [--check]]`

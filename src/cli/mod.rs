@@ -115,6 +115,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Trace(a) => cmd::trace::run(a, console),
         Command::Play(a) => cmd::play::run(a, console, &mut std::io::stdin().lock()),
         Command::Explain(a) => cmd::explain::run(a, console),
+        Command::Relate(a) => cmd::relate::run(a, console),
         Command::Diff(a) => cmd::diff::run(a, console),
         Command::Solve(a) => cmd::solve::run(a, console),
         Command::Simulate(a) => cmd::simulate::run(a, console),

@@ -20,6 +20,7 @@ mod play;
 mod readme;
 mod reference;
 mod regression;
+mod relate;
 mod report;
 mod self_contained;
 mod shortcuts;

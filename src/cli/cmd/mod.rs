@@ -9,6 +9,7 @@ pub mod explain;
 pub mod fmt;
 pub mod list;
 pub mod play;
+pub mod relate;
 pub mod simulate;
 pub mod solve;
 pub mod trace;

@@ -1,0 +1,74 @@
+//! `sowlab relate [FOLDER|FILE...] (--out DIR | --like FILE [--nearest K])`: how variants are
+//! related, as files for phylogenetics software, or the nearest relatives of one file.
+
+use std::path::Path;
+
+use super::super::args::RelateArgs;
+use super::super::{load_rules, Console, Error, Outcome};
+use crate::outdir::{Kind, OutDir};
+use crate::relate::{labelled, neighbour_joining, Matrix};
+
+/// Builds the matrix of every variant found; writes its files into `--out`, and prints the
+/// nearest relatives of `--like`.
+pub fn run(args: &RelateArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    let (mut compiled, failed) = super::compile_each(&args.paths, console)?;
+    if failed > 0 {
+        return Ok(Outcome::Errors);
+    }
+    // The file `--like` asks about stands among the others, once.
+    let like = match &args.like {
+        Some(path) => {
+            let rules = load_rules(path, &[])?;
+            let same = |p: &Path| p.canonicalize().ok() == path.canonicalize().ok();
+            match compiled.iter().position(|(p, _)| same(p)) {
+                Some(i) => Some(i),
+                None => {
+                    compiled.push((path.clone(), rules));
+                    Some(compiled.len() - 1)
+                }
+            }
+        }
+        None => None,
+    };
+    let labelled = labelled(&compiled);
+    let matrix = Matrix::of(&labelled);
+    if let Some(a) = like {
+        let t = &matrix.taxa[a];
+        writeln!(
+            console.out,
+            "nearest to {} ({}):",
+            t.name,
+            compiled[a].0.display()
+        )
+        .map_err(Error::Stdout)?;
+        for (b, d) in matrix.nearest(a, args.nearest) {
+            writeln!(
+                console.out,
+                "  {d:.4}  {}  ({})",
+                matrix.taxa[b].name,
+                compiled[b].0.display()
+            )
+            .map_err(Error::Stdout)?;
+        }
+    }
+    if let Some(out) = &args.out {
+        let mut dir = OutDir::open(out, Kind::Report)?;
+        dir.clear()?;
+        let names: Vec<String> = matrix.taxa.iter().map(|t| t.label.clone()).collect();
+        let tree = neighbour_joining(&names, &matrix.distances());
+        dir.write_file("characters.csv", matrix.csv().as_bytes())?;
+        dir.write_file("distances.csv", matrix.distances_csv().as_bytes())?;
+        dir.write_file("relations.nex", matrix.nexus(&tree).as_bytes())?;
+        dir.write_file("tree.nwk", format!("{tree}\n").as_bytes())?;
+        let files = dir.finish()?;
+        writeln!(
+            console.err,
+            "wrote the relations of {} variants to {} ({})",
+            matrix.taxa.len(),
+            out.display(),
+            files.join(", ")
+        )
+        .map_err(Error::Stdout)?;
+    }
+    Ok(Outcome::Done)
+}

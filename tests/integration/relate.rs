@@ -1,0 +1,201 @@
+//! `sowlab relate`: characters read off the compiled rules, so that a respelled file is at
+//! distance 0 and a file with one rule changed is the nearest relative; the NEXUS file reads
+//! back as a standard reader reads it (taxa, a matrix row per taxon of NCHAR symbols, a
+//! distance triangle, a tree naming every taxon once).
+
+use std::collections::BTreeMap;
+
+use crate::util::{path, sowlab};
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = sowlab().arg("relate").args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn a_respelled_file_is_at_distance_0_and_a_changed_rule_is_nearest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kalah = std::fs::read_to_string(path("variants/kalah.sow")).unwrap();
+    std::fs::write(tmp.path().join("a.sow"), &kalah).unwrap();
+    // The same rules spelled otherwise: another name for the game and its capture rule, no
+    // comments.
+    let respelled: String = kalah
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .map(|l| {
+            l.replace("capture \"opposite\"", "capture \"across\"")
+                .replace("game \"Kalah\"", "game \"Kalaha\"")
+                + "\n"
+        })
+        .collect();
+    assert_ne!(respelled, kalah);
+    std::fs::write(tmp.path().join("b.sow"), respelled).unwrap();
+    std::fs::copy(path("variants/oware.sow"), tmp.path().join("c.sow")).unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let text = stdout_of(&[dir, "--like", &format!("{dir}/a.sow"), "--nearest", "2"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("  0.0000  Kalaha "), "{text}");
+    assert!(!lines[2].starts_with("  0.0000"), "{text}");
+    // Kalah under the empty-capture rule differs from Kalah in that rule alone (and its
+    // provenance): of every shipped and catalogue game, Kalah is its nearest.
+    let text = stdout_of(&[
+        "variants",
+        "--like",
+        "variants/catalogue/kalah-empty-capture.sow",
+        "--nearest",
+        "1",
+    ]);
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .contains("  Kalah  (variants/kalah.sow)"),
+        "{text}"
+    );
+}
+
+/// The words of a NEXUS file, as a reader splits them: quoted words whole, `;` `,` `=` `(`
+/// `)` `:` on their own, `[...]` comments dropped.
+fn words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {}
+            '[' => while chars.next().is_some_and(|c| c != ']') {},
+            '\'' => {
+                let mut word = String::new();
+                while let Some(c) = chars.next() {
+                    if c == '\'' {
+                        if chars.peek() == Some(&'\'') {
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    word.push(c);
+                }
+                words.push(word);
+            }
+            ';' | ',' | '=' | '(' | ')' | ':' | '/' => words.push(c.to_string()),
+            c => {
+                let mut word = c.to_string();
+                while let Some(&n) = chars.peek() {
+                    if n.is_whitespace() || ";,=():/[".contains(n) {
+                        break;
+                    }
+                    word.push(n);
+                    chars.next();
+                }
+                words.push(word);
+            }
+        }
+    }
+    words
+}
+
+#[test]
+fn the_nexus_file_reads_back_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("relations");
+    sowlab()
+        .args(["relate", "variants", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let nexus = std::fs::read_to_string(out.join("relations.nex")).unwrap();
+    assert!(nexus.starts_with("#NEXUS"));
+    let words = words(&nexus["#NEXUS".len()..]);
+    // Blocks by name, each its words up to END.
+    let mut blocks: Vec<(String, Vec<String>)> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        assert_eq!(words[i].to_uppercase(), "BEGIN", "at word {i}");
+        let name = words[i + 1].to_uppercase();
+        let end = (i..words.len())
+            .find(|&k| words[k].eq_ignore_ascii_case("END"))
+            .expect("END");
+        blocks.push((name, words[i + 3..end].to_vec()));
+        i = end + 2;
+    }
+    let names: Vec<&str> = blocks.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["TAXA", "CHARACTERS", "CHARACTERS", "DISTANCES", "TREES"]
+    );
+    let after = |block: &[String], key: &str| -> String {
+        let k = block
+            .iter()
+            .position(|w| w.eq_ignore_ascii_case(key))
+            .unwrap();
+        block[k + 2].clone()
+    };
+    let taxa = &blocks[0].1;
+    let ntax: usize = after(taxa, "NTAX").parse().unwrap();
+    let labels_at = taxa.iter().position(|w| w == "TAXLABELS").unwrap() + 1;
+    let labels: Vec<String> = taxa[labels_at..taxa.len() - 1].to_vec();
+    assert_eq!(labels.len(), ntax);
+    let files = sowlab::lang::variant_files(&[path("variants")])
+        .unwrap()
+        .files;
+    assert_eq!(ntax, files.len());
+    // The discrete matrix: a row per taxon, in order, NCHAR symbols each.
+    let chars = &blocks[1].1;
+    let nchar: usize = after(chars, "NCHAR").parse().unwrap();
+    let matrix_at = chars.iter().position(|w| w == "MATRIX").unwrap() + 1;
+    let rows = &chars[matrix_at..chars.len() - 1];
+    assert_eq!(rows.len(), 2 * ntax);
+    for (k, pair) in rows.chunks(2).enumerate() {
+        assert_eq!(pair[0], labels[k]);
+        assert_eq!(pair[1].chars().count(), nchar, "{}", pair[0]);
+    }
+    // Every column is coded: a symbol, or `?` for a state past the 32 symbols there are.
+    let mut used: BTreeMap<usize, usize> = BTreeMap::new();
+    for pair in rows.chunks(2) {
+        for (c, s) in pair[1].chars().enumerate() {
+            let v = "0123456789ABCDEFGHIJKLMNOPQRSTUV?"
+                .find(s)
+                .expect("a symbol");
+            let e = used.entry(c).or_default();
+            *e = (*e).max(v + 1);
+        }
+    }
+    assert_eq!(used.len(), nchar);
+    let missing = used.values().filter(|&&v| v == 33).count();
+    assert!(missing <= 1, "{missing} characters of over 32 states");
+    // The distances: a lower triangle, 0 on the diagonal.
+    let dist = &blocks[3].1;
+    let at = dist.iter().position(|w| w == "MATRIX").unwrap() + 1;
+    let mut k = at;
+    for (row, label) in labels.iter().enumerate() {
+        assert_eq!(&dist[k], label);
+        let values: Vec<f64> = dist[k + 1..k + 2 + row]
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(values[row], 0.0);
+        assert!(values.iter().all(|v| (0.0..=1.0).contains(v)));
+        k += 2 + row;
+    }
+    // The tree names every taxon once, its parentheses balanced.
+    let tree = &blocks[4].1;
+    let leaves: Vec<&String> = tree
+        .windows(2)
+        .filter(|w| (w[1] == ":") && w[0] != ")")
+        .map(|w| &w[0])
+        .collect();
+    let mut sorted_leaves: Vec<&String> = leaves.clone();
+    sorted_leaves.sort();
+    let mut sorted_labels: Vec<&String> = labels.iter().collect();
+    sorted_labels.sort();
+    assert_eq!(sorted_leaves, sorted_labels);
+    let depth = tree.iter().fold(0i32, |d, w| match w.as_str() {
+        "(" => d + 1,
+        ")" => d - 1,
+        _ => d,
+    });
+    assert_eq!(depth, 0);
+    for file in ["characters.csv", "distances.csv", "tree.nwk"] {
+        assert!(out.join(file).metadata().unwrap().len() > 0, "{file}");
+    }
+}
