@@ -155,33 +155,29 @@ impl Matrix {
     /// `characters.csv`: a row a taxon (label, name, region, the quantities), a column a
     /// character, each cell the state in words.
     pub fn csv(&self) -> String {
-        let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["label".to_string(), "name".into(), "region".into()];
         header.extend(QUANTITIES.iter().map(ToString::to_string));
         header.extend(self.characters.iter().cloned());
-        writer.write_record(&header).expect("a record in memory");
-        for t in &self.taxa {
+        let rows = self.taxa.iter().map(|t| {
             let mut row = vec![t.label.clone(), t.name.clone(), t.region.clone()];
             row.extend(t.quantities.iter().map(|q| format!("{q}")));
             row.extend(t.states.iter().cloned());
-            writer.write_record(&row).expect("a record in memory");
-        }
-        String::from_utf8(writer.into_inner().expect("in memory")).expect("UTF-8")
+            row
+        });
+        csv_text(header, rows)
     }
 
     /// `distances.csv`: a row and a column a variant, by label.
     pub fn distances_csv(&self) -> String {
         let d = self.distances();
-        let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["label".to_string()];
         header.extend(self.taxa.iter().map(|t| t.label.clone()));
-        writer.write_record(&header).expect("a record in memory");
-        for (a, t) in self.taxa.iter().enumerate() {
-            let mut row = vec![t.label.clone()];
-            row.extend(d[a].iter().map(|x| format!("{x:.6}")));
-            writer.write_record(&row).expect("a record in memory");
-        }
-        String::from_utf8(writer.into_inner().expect("in memory")).expect("UTF-8")
+        let rows = self.taxa.iter().zip(&d).map(|(t, row)| {
+            let mut cells = vec![t.label.clone()];
+            cells.extend(row.iter().map(|x| format!("{x:.6}")));
+            cells
+        });
+        csv_text(header, rows)
     }
 
     /// The matrix, distances and tree as one NEXUS file: TAXA; CHARACTERS (discrete, each
@@ -274,6 +270,16 @@ impl Matrix {
         let _ = writeln!(o, "BEGIN TREES;\n  TREE nj = {tree}\nEND;");
         o
     }
+}
+
+/// A CSV file in memory: the header, then the rows.
+fn csv_text(header: Vec<String>, rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&header).expect("a record in memory");
+    for row in rows {
+        writer.write_record(&row).expect("a record in memory");
+    }
+    String::from_utf8(writer.into_inner().expect("in memory")).expect("UTF-8")
 }
 
 /// Each variant with a label unique among them: its file's stem, numbered where two agree.

@@ -130,6 +130,21 @@ pub(super) fn color(i: usize) -> RGBColor {
     COLORS[i % COLORS.len()]
 }
 
+/// The colours, as CSS writes them (`#00498c`), for pages that draw in the browser.
+pub(super) fn css_colours() -> Vec<String> {
+    COLORS
+        .iter()
+        .map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2))
+        .collect()
+}
+
+/// The dashes of lines `0..4`, as SVG's `stroke-dasharray` writes them (`""` for solid).
+pub(super) fn svg_dashes() -> Vec<String> {
+    (0..4)
+        .map(|i| dash(i).map_or(String::new(), |(on, off)| format!("{on} {off}")))
+        .collect()
+}
+
 /// The dash of line `i` (dash and gap in pixels): solid, dashed, dotted, long-dashed.
 pub(super) fn dash(i: usize) -> Option<(u32, u32)> {
     [None, Some((12, 6)), Some((3, 5)), Some((22, 8))][i % 4]

@@ -264,10 +264,16 @@ pub fn captured(events: &[Event]) -> Vec<usize> {
     holes_of(mask)
 }
 
+/// A lap's path is moved off the track by this many pixels a step, toward the middle of the
+/// board, stepping once a lap and once each time round the board, and back after this many.
+pub const OFFSET_STEP: i32 = 4;
+/// See [`OFFSET_STEP`].
+pub const OFFSET_CYCLE: usize = 5;
+
 /// How far a lap's path is moved off the track, so that laps, and a lap's rounds of the
 /// board, stay apart: 0 to 16 pixels, toward the middle of the board.
 pub fn lap_offset(lap: usize, drop: usize, ring: usize) -> i32 {
-    ((lap + drop / ring.max(1)) % 5) as i32 * 4
+    ((lap + drop / ring.max(1)) % OFFSET_CYCLE) as i32 * OFFSET_STEP
 }
 
 /// A scene of a variant, ready to draw.

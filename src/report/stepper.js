@@ -6,10 +6,10 @@
   const L = data.layout;
   const frames = data.frames;
   const NS = "http://www.w3.org/2000/svg";
-  // Lap colours and dashes, as the diagrams draw them (Okabe-Ito, apart in greyscale too).
-  const COLOURS = ["#00498c", "#e69f00", "#009e73", "#000000", "#f0e442", "#cc79a7", "#56b4e9", "#d55e00"];
-  const DASHES = ["", "12 6", "3 5", "22 8"];
-  const MOST_DOTS = 12;
+  // Lap colours and dashes, dots and path offsets, as the diagrams draw them.
+  const COLOURS = data.colours;
+  const DASHES = data.dashes;
+  const MOST_DOTS = data.most_dots;
   const holes = frames[0].board.length;
   const ring = data.ring;
 
@@ -69,7 +69,7 @@
   }
 
   function offset(lap, drop) {
-    return ((lap + Math.floor(drop / Math.max(ring, 1))) % 5) * 4;
+    return ((lap + Math.floor(drop / Math.max(ring, 1))) % data.offset_cycle) * data.offset_step;
   }
 
   // The laps of the move shown at frame `i`: its own and those of the frames before it in

@@ -6,9 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::diagram::{captured, laps, Layout, Scene};
+use super::chart::{css_colours, svg_dashes};
+use super::diagram::{captured, laps, Layout, Scene, MOST_DOTS, OFFSET_CYCLE, OFFSET_STEP};
 use super::document::escape;
-use super::trace::{holes_of, move_lines};
+use super::trace::{holes_of, move_lines, Told};
 use crate::engine::{Event, Game, MoveReport};
 use crate::rules::explain::{capture_sentence, house_sentence};
 use crate::rules::Rules;
@@ -118,7 +119,6 @@ impl<'r> Recording<'r> {
         let lines = move_lines(rules, report, events);
         let previous = self.frames.last().expect("a recording starts with a frame");
         let (mut board, mut stores) = (previous.scene.board.clone(), previous.scene.stores);
-        let holes = board.len();
         let base = Frame {
             index: self.moves,
             round: game.round(),
@@ -162,7 +162,6 @@ impl<'r> Recording<'r> {
                     ..Scene::of_position(rules, game.position(), title.clone())
                 }
             };
-            debug_assert_eq!(scene.board.len(), holes);
             self.frames.push(Frame {
                 lap,
                 scene,
@@ -188,15 +187,15 @@ impl<'r> Recording<'r> {
     /// at the move's end whatever followed the laps and how the game stands.
     fn words(
         &self,
-        lines: &[(u32, String)],
+        lines: &[(u32, Told, String)],
         lap: u32,
         events: &[Event],
         last: bool,
     ) -> Vec<String> {
         let mut words: Vec<String> = lines
             .iter()
-            .filter(|(l, _)| *l == lap || (last && *l > lap))
-            .map(|(_, line)| line.trim().to_string())
+            .filter(|(l, ..)| *l == lap || (last && *l > lap))
+            .map(|(.., line)| line.trim().to_string())
             .collect();
         for event in events {
             match event {
@@ -228,11 +227,22 @@ impl<'r> Recording<'r> {
             layout: Layout,
             store_label: &'static str,
             ring: u32,
+            // How the diagrams draw, so the page draws the same.
+            colours: Vec<String>,
+            dashes: Vec<String>,
+            most_dots: u16,
+            offset_step: i32,
+            offset_cycle: usize,
             frames: &'a [Frame],
         }
         let data = Data {
             layout: Layout::of(self.rules),
             ring: self.rules.geometry.ring.count_ones(),
+            colours: css_colours(),
+            dashes: svg_dashes(),
+            most_dots: MOST_DOTS,
+            offset_step: OFFSET_STEP,
+            offset_cycle: OFFSET_CYCLE,
             store_label: if self.rules.program.board.stores.sown() {
                 "store"
             } else {
@@ -430,10 +440,14 @@ mod tests {
                 .expect("legal");
             turn += 1;
             recording.push_move(&game, turn, &report, &events);
-            if report.captures > 0 {
+            let fired = events.iter().find_map(|e| match e {
+                Event::Capture { rule, .. } => Some(*rule),
+                _ => None,
+            });
+            if let Some(rule) = fired {
                 let frame = recording.frames().last().unwrap();
-                let name = &rules.program.captures[0].name;
-                let sentence = capture_sentence(&rules, 0);
+                let name = &rules.program.captures[rule].name;
+                let sentence = capture_sentence(&rules, rule);
                 assert!(
                     frame
                         .words

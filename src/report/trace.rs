@@ -502,46 +502,37 @@ pub fn marked_picture(rules: &Rules, game: &Game<'_>, marks: &Marks) -> String {
 pub fn summarise_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
     let side = report.side.map_or("?", Side::name);
     let mut out = format!("move {turn}: {side} plays hole {}\n", report.mv.name(rules));
-    // Each lap in one line, from its events.
-    let mut laps: Vec<String> = Vec::new();
-    let mut sown = 0;
-    let mut landed = true;
+    // Each lap from its events: the lift, the seeds sown, where the last fell.
+    let mut laps: Vec<(String, u32, Option<String>)> = Vec::new();
     for event in events {
         match event {
             Event::Lift { lap, hole, seeds } => {
-                if !landed {
-                    laps.last_mut()
-                        .expect("a lap")
-                        .push_str(&format!(", {sown} sown"));
-                }
-                laps.push(format!("  lap {lap}: {seeds} from hole {hole}"));
-                (sown, landed) = (0, false);
+                laps.push((format!("  lap {lap}: {seeds} from hole {hole}"), 0, None));
             }
-            Event::Drop { .. } => sown += 1,
-            Event::Land { at, count } if !landed => {
-                landed = true;
-                let line = laps.last_mut().expect("a lap");
-                line.push_str(&format!(
-                    ", {sown} sown, the last in {} (now {count})",
-                    position_name(rules, *at)
-                ));
+            Event::Drop { .. } => laps.last_mut().expect("a lap lifts first").1 += 1,
+            Event::Land { at, count } => {
+                let lap = laps.last_mut().expect("a lap lifts first");
+                let at = position_name(rules, *at);
+                lap.2
+                    .get_or_insert(format!(", the last in {at} (now {count})"));
             }
             _ => {}
         }
     }
-    if !landed {
-        laps.last_mut()
-            .expect("a lap")
-            .push_str(&format!(", {sown} sown"));
-    }
-    for (lap, line) in move_lines(rules, report, events) {
-        let t = line.trim_start();
-        if t.starts_with("lap ") {
-            out.push_str(&laps[lap as usize - 1]);
-            out.push('\n');
-        } else if !(t.starts_with("sows ") || t.starts_with("last seed in ")) {
-            out.push_str(&line);
-            out.push('\n');
+    let mut told = 0;
+    for (lap, kind, line) in move_lines(rules, report, events) {
+        match kind {
+            // A lap's one line stands where its sowing begins.
+            Told::Sowing if lap as usize > told => {
+                told = lap as usize;
+                let (start, sown, land) = &laps[told - 1];
+                let _ = writeln!(out, "{start}, {sown} sown{}", land.as_deref().unwrap_or(""));
+            }
+            Told::Sowing => {}
+            Told::Rule => {
+                out.push_str(&line);
+                out.push('\n');
+            }
         }
     }
     out
@@ -571,23 +562,37 @@ fn grand_slam_words(policy: GrandSlam) -> &'static str {
 pub fn describe_move(rules: &Rules, turn: u32, report: &MoveReport, events: &[Event]) -> String {
     let side = report.side.map_or("?", Side::name);
     let mut out = format!("move {turn}: {side} plays hole {}\n", report.mv.name(rules));
-    for (_, line) in move_lines(rules, report, events) {
+    for (_, _, line) in move_lines(rules, report, events) {
         out.push_str(&line);
         out.push('\n');
     }
     out
 }
 
-/// The lines of a move's account after its heading, each with the lap it belongs to (from 1):
-/// a lap's lift, the holes it sowed, its landing and captures, and what followed.
-pub fn move_lines(rules: &Rules, report: &MoveReport, events: &[Event]) -> Vec<(u32, String)> {
+/// What a line of a move's account tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// A lap's lift, the holes it sowed, or where its last seed fell: the sowing itself.
+    Sowing,
+    /// A capture, a house, a raid, an extra turn, a pass: what the rules did.
+    Rule,
+}
+
+/// The lines of a move's account after its heading, each with the lap it belongs to (from 1)
+/// and what it tells: a lap's lift, the holes it sowed, its landing and captures, and what
+/// followed.
+pub fn move_lines(
+    rules: &Rules,
+    report: &MoveReport,
+    events: &[Event],
+) -> Vec<(u32, Told, String)> {
     let side = report.side.map_or("?", Side::name);
-    let mut lines: Vec<(u32, String)> = Vec::new();
+    let mut lines: Vec<(u32, Told, String)> = Vec::new();
     let mut lap = 1;
     let mut drops: Vec<String> = Vec::new();
-    let flush = |lines: &mut Vec<(u32, String)>, drops: &mut Vec<String>, lap: u32| {
+    let flush = |lines: &mut Vec<(u32, Told, String)>, drops: &mut Vec<String>, lap: u32| {
         if !drops.is_empty() {
-            lines.push((lap, format!("    sows {}", drops.join(" "))));
+            lines.push((lap, Told::Sowing, format!("    sows {}", drops.join(" "))));
             drops.clear();
         }
     };
@@ -662,12 +667,18 @@ pub fn move_lines(rules: &Rules, report: &MoveReport, events: &[Event]) -> Vec<(
                 format!("    only {seeds} seeds left in play: they go to {to}")
             }
         };
-        lines.push((lap, line));
+        let told = if matches!(event, Event::Lift { .. } | Event::Land { .. }) {
+            Told::Sowing
+        } else {
+            Told::Rule
+        };
+        lines.push((lap, told, line));
     }
     flush(&mut lines, &mut drops, lap);
     if report.passes > 0 {
         lines.push((
             lap,
+            Told::Rule,
             format!("  {} pass(es): a player with no legal move", report.passes),
         ));
     }

@@ -18,12 +18,11 @@ pub fn run(args: &RelateArgs, console: &mut Console<'_>) -> Result<Outcome, Erro
     // The file `--like` asks about stands among the others, once.
     let like = match &args.like {
         Some(path) => {
-            let rules = load_rules(path, &[])?;
             let same = |p: &Path| p.canonicalize().ok() == path.canonicalize().ok();
             match compiled.iter().position(|(p, _)| same(p)) {
                 Some(i) => Some(i),
                 None => {
-                    compiled.push((path.clone(), rules));
+                    compiled.push((path.clone(), load_rules(path, &[])?));
                     Some(compiled.len() - 1)
                 }
             }
