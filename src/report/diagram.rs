@@ -196,7 +196,13 @@ impl Scene {
         let position = game.position();
         let mut scene = Scene::of_position(game.rules(), position, title);
         scene.to_move = game.to_move();
-        scene.status = game_status(game, "game");
+        // A picture's one line: who is to move or who won, not why (a game over before its
+        // first move explains itself at length; the page and `trace` give the reason).
+        let status = game_status(game, "game");
+        scene.status = match status.split_once(", because") {
+            Some((head, _)) => format!("{head}\n"),
+            None => status,
+        };
         scene
     }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::chart::{css_colours, svg_dashes};
 use super::diagram::{captured, laps, Layout, Scene, MOST_DOTS, OFFSET_CYCLE, OFFSET_STEP};
 use super::document::escape;
-use super::trace::{holes_of, move_lines, Told};
+use super::trace::{holes_of, move_lines, OverAtStart, Told};
 use crate::engine::{Event, Game, MoveReport};
 use crate::rules::explain::{capture_sentence, house_sentence};
 use crate::rules::Rules;
@@ -81,7 +81,11 @@ impl<'r> Recording<'r> {
 
     /// A round starts at `game`'s position (the first, or the next of a match, after its
     /// refill), said in `words`.
-    pub fn round_start(&mut self, game: &Game<'r>, words: Vec<String>) {
+    pub fn round_start(&mut self, game: &Game<'r>, mut words: Vec<String>) {
+        // A round over before its first move says why in words; its picture says who won.
+        if let Some(over) = OverAtStart::of(game) {
+            words.push(format!("over before the first move: {over}"));
+        }
         let round = game.round();
         let title = if round > 1 {
             format!("round {round}: start")

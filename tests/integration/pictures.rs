@@ -211,3 +211,37 @@ fn a_report_carries_each_variants_start_and_a_game_trace_makes_again() {
         assert_eq!(frames(&out.join(&page)), frames(&again), "{stem}");
     }
 }
+
+/// A game over before its first move: the page's one step says who won in its picture's line,
+/// and why in its words; nothing else is drawn as if played.
+#[test]
+fn a_game_over_before_its_first_move_says_why_on_its_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let html = tmp.path().join("game.html");
+    sowlab()
+        .args([
+            "trace",
+            "tests/warn/every-round-over-at-start.sow",
+            "--random",
+            "10",
+        ])
+        .arg("--html")
+        .arg(&html)
+        .assert()
+        .success();
+    let frames = page_frames(&std::fs::read_to_string(&html).unwrap());
+    assert_eq!(frames.len(), 1);
+    assert_eq!(
+        frames[0]["status"],
+        "game over before the first move: north wins\n"
+    );
+    let words = frames[0]["words"].as_array().unwrap();
+    assert!(
+        words[0]
+            .as_str()
+            .unwrap()
+            .starts_with("over before the first move: north wins, because south, to move first, has no legal move"),
+        "{words:?}"
+    );
+    assert_eq!(frames[0]["played"], Value::Null);
+}
