@@ -45,6 +45,15 @@ pub struct Block {
 pub enum BlockKind {
     /// `readings { R17: "..." }`: the file's own readings.
     Readings(Vec<Spanned<Declared>>),
+    /// `alternative R2 "name" { blocks }`: another reading of a gap, chosen on the command line.
+    Alternative {
+        /// The reading it varies, 2 for R2, with the span of `R2`.
+        reading: Spanned<u16>,
+        /// Its name.
+        name: String,
+        /// The rules that replace the file's own when it is chosen.
+        blocks: Vec<Block>,
+    },
     /// `game "name" { ... }`: provenance.
     Game {
         /// The variant's name.
@@ -84,6 +93,34 @@ pub enum BlockKind {
     Match(Vec<Item<MatchRule>>),
     /// `no match`
     NoMatch,
+}
+
+impl BlockKind {
+    /// Marks every rule of the block that cites no reading with `reading` (an alternative's
+    /// rules rest on the reading they vary).
+    pub fn mark(&mut self, reading: &Spanned<u16>) {
+        fn each<R>(items: &mut [Item<R>], reading: &Spanned<u16>) {
+            for item in items.iter_mut().filter(|i| i.readings.is_empty()) {
+                item.readings.push(reading.clone());
+            }
+        }
+        match self {
+            BlockKind::Board(items) => each(items, reading),
+            BlockKind::Sowing(items) => each(items, reading),
+            BlockKind::Capture { rules, .. } => each(rules, reading),
+            BlockKind::House { rules, .. } => each(rules, reading),
+            BlockKind::Feeding(items) => each(items, reading),
+            BlockKind::End(items) => each(items, reading),
+            BlockKind::Match(items) => each(items, reading),
+            BlockKind::Readings(_)
+            | BlockKind::Game { .. }
+            | BlockKind::Alternative { .. }
+            | BlockKind::NoCapture(_)
+            | BlockKind::NoHouse(_)
+            | BlockKind::NoFeeding
+            | BlockKind::NoMatch => {}
+        }
+    }
 }
 
 /// One `key: value` line of a block.

@@ -190,6 +190,12 @@ pub enum CompileErrorKind {
         /// Why it cannot hold together with another.
         other: &'static str,
     },
+    /// `alternative R2 "default" { ... }`
+    #[error("an alternative cannot be named `default`: `--set R{reading}=default` chooses the file's own rules")]
+    DefaultAlternative {
+        /// The reading it varies.
+        reading: u16,
+    },
     /// `--set width=3`
     #[error("unknown setting `{key}`; settings are {known}")]
     UnknownSetting {
@@ -230,6 +236,7 @@ impl CompileErrorKind {
             CompileErrorKind::OpeningHole { .. } => "sowlab::sowing::opening",
             CompileErrorKind::Clash { .. } => "sowlab::clash",
             CompileErrorKind::UnknownSetting { .. } => "sowlab::set",
+            CompileErrorKind::DefaultAlternative { .. } => "sowlab::alternative",
         }
     }
 

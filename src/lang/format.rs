@@ -247,7 +247,9 @@ impl Writer<'_> {
         let span = pair.as_span();
         self.own_line_comments(span.start(), 0);
         self.separate(span.start(), false);
-        if is_block {
+        if pair.as_rule() == Rule::alternative {
+            self.alternative(pair);
+        } else if is_block {
             self.block(pair);
         } else {
             let mut comments = Vec::new();
@@ -332,6 +334,11 @@ impl Writer<'_> {
         self.flush(&mut run);
         let close = span.end() - 1;
         self.own_line_comments_from(close, 2, at_start);
+        self.close_block();
+    }
+
+    /// A block's closing brace, with a comment on its line.
+    fn close_block(&mut self) {
         let brace = self.take();
         debug_assert_eq!(brace.text(self.text), "}");
         let mut close = String::from("}");
@@ -341,6 +348,45 @@ impl Writer<'_> {
         }
         self.lines.push(close);
         self.after_block = true;
+    }
+
+    /// `alternative R2 "name" { blocks }`: the header on one line, then its blocks laid out
+    /// as at the top level, indented two spaces.
+    fn alternative(&mut self, pair: &Pair<'_, Rule>) {
+        let span = pair.as_span();
+        let blocks: Vec<Pair<'_, Rule>> = pair
+            .clone()
+            .into_inner()
+            .filter(|p| !matches!(p.as_rule(), Rule::reading_id | Rule::string))
+            .collect();
+        let brace = self.tokens[self.next..]
+            .iter()
+            .find(|t| t.kind == Kind::Punct && t.text(self.text) == "{")
+            .map_or(span.end(), |t| t.end);
+        let mut comments = Vec::new();
+        let mut header = self.words(brace, 0, &mut comments).join(" ");
+        self.lines.append(&mut comments);
+        if let Some(comment) = self.trailing_comment() {
+            header.push_str("  ");
+            header.push_str(&comment);
+        }
+        self.lines.push(header);
+        let outer = std::mem::take(&mut self.lines);
+        let mut at_start = true;
+        for block in &blocks {
+            let start = block.as_span().start();
+            at_start = self.own_line_comments_from(start, 0, at_start);
+            self.separate(start, at_start);
+            at_start = false;
+            self.block(block);
+        }
+        self.own_line_comments_from(span.end() - 1, 0, at_start);
+        let inner = std::mem::replace(&mut self.lines, outer);
+        let indented = inner
+            .into_iter()
+            .map(|l| if l.is_empty() { l } else { format!("  {l}") });
+        self.lines.extend(indented);
+        self.close_block();
     }
 
     /// One rule: its words, then its reading mark, then a comment on its last line.

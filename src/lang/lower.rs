@@ -22,7 +22,9 @@ use crate::rules::{
 };
 use crate::source::{SourceFile, Span};
 
-/// One parsed file, parents before children; the last layer may be the `--set` overrides.
+/// One parsed file, parents before children; then any alternatives chosen, and last the
+/// `--set` overrides.
+#[derive(Clone)]
 pub struct Layer {
     /// The file.
     pub file: SourceFile,
@@ -139,12 +141,19 @@ pub fn lower(layers: &[Layer]) -> Result<Rules, Vec<CompileError>> {
     }
     let provenance = Provenance {
         name: lowering.name.unwrap_or_else(|| "unnamed variant".into()),
-        files: layers
-            .iter()
-            .rev()
-            .filter(|l| !l.file.name.starts_with("--"))
-            .map(|l| l.file.name.clone())
-            .collect(),
+        files: {
+            let mut files: Vec<String> = Vec::new();
+            for l in layers
+                .iter()
+                .rev()
+                .filter(|l| !l.file.name.starts_with("--"))
+            {
+                if !files.contains(&l.file.name) {
+                    files.push(l.file.name.clone());
+                }
+            }
+            files
+        },
         fields: lowering.about,
     };
     let declared = lowering.declared.into_values().collect();
@@ -223,6 +232,8 @@ impl<'a> Lowering<'a> {
                         self.error(layer, block.span, kind);
                     }
                 }
+                // Offered, not applied: `lang` makes a layer of one when it is chosen.
+                BlockKind::Alternative { .. } => {}
                 BlockKind::NoFeeding => self.feeding = None,
                 BlockKind::NoMatch => self.matches = None,
                 BlockKind::Board(items) => {

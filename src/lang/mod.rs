@@ -21,14 +21,15 @@ pub use lower::ABOUT_KEYS;
 pub use parser::award_text;
 pub use read::{variant_files, ReadError, ReadFailure, MAX_FILE_BYTES};
 
-use crate::rules::{Award, Rules, Side, MAX_HOLES_PER_ROW};
+use crate::rules::{self, Award, Rules, Side, MAX_HOLES_PER_ROW};
 use crate::source::{SourceFile, Span};
 use ast::{Block, BlockKind, BoardRule, EndRule, Item, Seeds};
 use lower::Layer;
 use parser::Rule;
 
-/// Board parameters the command line may override with `--set key=value`.
-pub const SETTINGS: &str = "holes, seeds, starter, cap";
+/// What the command line may set with `--set key=value`: board parameters, and for a reading
+/// the file offers alternatives for, which of them to play.
+pub const SETTINGS: &str = "holes, seeds, starter, cap, R<n>";
 
 /// `KEY=VALUE` of `--set`; the value is checked when the variant is compiled, where a bad
 /// one can be shown in place. Written as given in `run.json`.
@@ -263,30 +264,203 @@ impl Loader {
         }
     }
 
-    fn finish(mut self, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
-        let mut errors = std::mem::take(&mut self.errors);
+    /// Lowers the files, each alternative they offer (so that every one is checked), and the
+    /// alternatives `settings` choose, with the other settings over them all.
+    fn finish(self, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
+        let mut errors = self.errors;
         let no_game = if errors.is_empty() {
             no_game(&self.layers)
         } else {
             None
         };
+        let mut set = None;
+        let mut choices = Vec::new();
         if !settings.is_empty() {
             match settings_layer(settings) {
-                Ok(layer) => self.layers.push(layer),
+                Ok((layer, chosen)) => {
+                    set = Some(layer);
+                    choices = chosen;
+                }
                 Err(e) => errors.push(e),
             }
         }
+        // A misnamed alternative does not stop the rest being checked.
+        let mut misnamed = Vec::new();
+        let offered = offered(&self.layers, &mut misnamed);
+        let mut picked = Vec::new();
+        for choice in &choices {
+            let found = offered
+                .iter()
+                .position(|a| a.reading == choice.reading && a.name == choice.name);
+            match found {
+                Some(i) => picked.push(i),
+                None if choice.name == "default" => {}
+                None => errors.push(choice.unknown(&offered, set.as_ref())),
+            }
+        }
+        let with = |chosen: &[usize]| {
+            let mut layers = self.layers.clone();
+            layers.extend(chosen.iter().map(|&i| offered[i].layer(&self.layers)));
+            layers.extend(set.clone());
+            lower::lower(&layers)
+        };
         if errors.is_empty() {
-            match lower::lower(&self.layers) {
-                Ok(rules) if no_game.is_none() => return Ok(rules),
-                Ok(_) => {}
+            match with(&[]) {
+                Ok(default) => {
+                    let mut alternatives = Vec::new();
+                    for (i, alternative) in offered.iter().enumerate() {
+                        match with(&[i]) {
+                            Ok(rules) => alternatives.push(rules::Alternative {
+                                reading: alternative.reading,
+                                name: alternative.name.clone(),
+                                file: self.layers[alternative.layer].file.name.clone(),
+                                chosen: picked.contains(&i),
+                                changes: rules::diff::differences(&default, &rules),
+                            }),
+                            Err(found) => errors.extend(found),
+                        }
+                    }
+                    let chosen = if picked.is_empty() {
+                        Ok(default)
+                    } else {
+                        with(&picked)
+                    };
+                    match chosen {
+                        Ok(mut rules)
+                            if errors.is_empty() && misnamed.is_empty() && no_game.is_none() =>
+                        {
+                            rules.alternatives = alternatives;
+                            return Ok(rules);
+                        }
+                        Ok(_) => {}
+                        Err(found) => errors.extend(found),
+                    }
+                }
                 Err(found) => errors = found,
             }
         }
         errors.extend(no_game);
+        errors.append(&mut misnamed);
         errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
+        // An error in the files is found again by every alternative's lowering: shown once.
+        errors.dedup_by(|a, b| a.file.name == b.file.name && a.span == b.span && a.kind == b.kind);
         Err(CompileErrors(errors))
     }
+}
+
+/// An alternative a file offers: where, and what it says.
+struct Offered<'a> {
+    /// The layer of the file that offers it.
+    layer: usize,
+    reading: u16,
+    /// Where `R2` is written, for the marks its rules get.
+    reading_span: Span,
+    name: String,
+    blocks: &'a [Block],
+}
+
+impl Offered<'_> {
+    /// Its rules as one more layer of the file that offers it, each marked with its reading.
+    fn layer(&self, layers: &[Layer]) -> Layer {
+        let mark = ast::Spanned {
+            value: self.reading,
+            span: self.reading_span,
+        };
+        let mut blocks = self.blocks.to_vec();
+        for block in &mut blocks {
+            block.kind.mark(&mark);
+        }
+        Layer {
+            file: layers[self.layer].file.clone(),
+            tree: ast::File {
+                extends: Vec::new(),
+                blocks,
+            },
+        }
+    }
+}
+
+/// The alternatives the files offer, a child's replacing its parent's of the same reading and
+/// name; an alternative named `default` is an error.
+fn offered<'a>(layers: &'a [Layer], errors: &mut Vec<CompileError>) -> Vec<Offered<'a>> {
+    let mut offered: Vec<Offered<'a>> = Vec::new();
+    for (i, layer) in layers.iter().enumerate() {
+        for block in &layer.tree.blocks {
+            let BlockKind::Alternative {
+                reading,
+                name,
+                blocks,
+            } = &block.kind
+            else {
+                continue;
+            };
+            if name == "default" {
+                errors.push(CompileError {
+                    file: layer.file.clone(),
+                    span: block.span,
+                    kind: CompileErrorKind::DefaultAlternative {
+                        reading: reading.value,
+                    },
+                    related: None,
+                });
+                continue;
+            }
+            offered.retain(|a| !(a.reading == reading.value && a.name == *name));
+            offered.push(Offered {
+                layer: i,
+                reading: reading.value,
+                reading_span: reading.span,
+                name: name.clone(),
+                blocks,
+            });
+        }
+    }
+    offered
+}
+
+/// `--set R2=NAME`: an alternative to play, and where the setting is written.
+struct Choice {
+    reading: u16,
+    name: String,
+    span: Span,
+}
+
+impl Choice {
+    /// The error for a choice no file offers, listing those it could have been.
+    fn unknown(&self, offered: &[Offered<'_>], set: Option<&Layer>) -> CompileError {
+        let names: Vec<String> = offered
+            .iter()
+            .filter(|a| a.reading == self.reading)
+            .map(|a| format!("`{}`", a.name))
+            .collect();
+        let why = if names.is_empty() {
+            format!("the file offers no alternative for R{}", self.reading)
+        } else {
+            format!(
+                "R{} has no alternative of that name; it has {} (or `default`)",
+                self.reading,
+                names.join(", ")
+            )
+        };
+        CompileError {
+            file: set.map_or_else(|| SourceFile::new("--set", ""), |l| l.file.clone()),
+            span: self.span,
+            kind: CompileErrorKind::BadSetting {
+                setting: format!("R{}={}", self.reading, self.name),
+                why,
+            },
+            related: None,
+        }
+    }
+}
+
+/// `R2` as a setting's key: the reading's number.
+fn reading_key(key: &str) -> Option<u16> {
+    let digits = key.strip_prefix('R')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 fn canonical(path: &Path) -> PathBuf {
@@ -386,17 +560,26 @@ fn parse(file: &SourceFile) -> Result<ast::File, Vec<CompileError>> {
 // A compile error carries its source text for the report; it is built once per bad command
 // line, so its size costs nothing worth boxing for.
 #[allow(clippy::result_large_err)]
-fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> {
+fn settings_layer(settings: &[(String, String)]) -> Result<(Layer, Vec<Choice>), CompileError> {
     let text: String = settings.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
     let file = SourceFile::new("--set", text);
     let mut offset = 0;
     let mut blocks = Vec::new();
+    let mut choices = Vec::new();
     for (key, value) in settings {
         let span = Span {
             start: offset,
             end: offset + key.len() + 1 + value.len(),
         };
         offset = span.end + 1;
+        if let Some(reading) = reading_key(key) {
+            choices.push(Choice {
+                reading,
+                name: value.trim().to_string(),
+                span,
+            });
+            continue;
+        }
         let bad = |why: String| {
             let kind = CompileErrorKind::BadSetting {
                 setting: format!("{key}={value}"),
@@ -458,13 +641,14 @@ fn settings_layer(settings: &[(String, String)]) -> Result<Layer, CompileError> 
         };
         blocks.push(Block { kind, span });
     }
-    Ok(Layer {
+    let layer = Layer {
         file,
         tree: ast::File {
             extends: Vec::new(),
             blocks,
         },
-    })
+    };
+    Ok((layer, choices))
 }
 
 /// A pest error in `text` (the file's text, perhaps with rules blanked out) as a diagnostic:

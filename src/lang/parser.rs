@@ -70,6 +70,9 @@ fn file_of(pair: Pair<'_, Rule>) -> Built<File> {
 fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
     let rule = pair.as_rule();
     let whole = pair.as_span();
+    if rule == Rule::alternative {
+        return alternative_of(pair);
+    }
     let mut inner = pair.into_inner().peekable();
     let name = match inner.peek().map(Pair::as_rule) {
         Some(Rule::string) => inner.next().map(text_of),
@@ -121,6 +124,30 @@ fn block_of(pair: Pair<'_, Rule>) -> Built<Block> {
         Rule::matches => BlockKind::Match(items(inner, match_rule)?),
         Rule::no_match => BlockKind::NoMatch,
         other => unwired(other),
+    };
+    Ok(Block { kind, span })
+}
+
+/// `alternative R2 "name" { blocks }`: its header runs from the keyword to the name.
+fn alternative_of(pair: Pair<'_, Rule>) -> Built<Block> {
+    let start = pair.as_span().start();
+    let mut inner = pair.into_inner();
+    let id = need(&mut inner);
+    let reading = Spanned {
+        value: reading_number(&id)?,
+        span: span_of(&id),
+    };
+    let name = need(&mut inner);
+    let span = Span {
+        start,
+        end: name.as_span().end(),
+    };
+    let name = text_of(name);
+    let blocks = inner.map(block_of).collect::<Built<_>>()?;
+    let kind = BlockKind::Alternative {
+        reading,
+        name,
+        blocks,
     };
     Ok(Block { kind, span })
 }
@@ -830,6 +857,7 @@ mod tests {
         extends "other.sow"
         game "All" { source: "a", "b"  note: "c" }
         readings { R17: "a"  R18: "b" }
+        alternative R17 "other" { board { holes: 5 } no feeding }
         board { holes: 6 per row  seeds: 4 per hole  layout: 1 2  stores: none  stores: kept
                 stores: sown  stores: sown by both  starter: south  starter: north }
         sowing { direction: counterclockwise  direction: clockwise  direction: chosen
@@ -932,6 +960,8 @@ mod tests {
                 BlockKind::Match(r) => r.len(),
                 BlockKind::House { rules, .. } => rules.len(),
                 BlockKind::Readings(r) => r.len(),
+                // Its board rule and `no feeding`.
+                BlockKind::Alternative { blocks, .. } => blocks.len(),
                 BlockKind::NoCapture(_)
                 | BlockKind::NoHouse(_)
                 | BlockKind::NoFeeding
@@ -941,7 +971,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 9 + 40 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
+            2 + 2 + 2 + 9 + 40 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
         );
     }
 
@@ -985,7 +1015,12 @@ mod tests {
             .filter(|r| {
                 !matches!(
                     r,
-                    Rule::EOI | Rule::WHITESPACE | Rule::COMMENT | Rule::block | Rule::control
+                    Rule::EOI
+                        | Rule::WHITESPACE
+                        | Rule::COMMENT
+                        | Rule::block
+                        | Rule::alternative_block
+                        | Rule::control
                 )
             })
             .collect();

@@ -136,12 +136,20 @@ fn number(id: &str) -> &str {
 
 /// One difference: its topic, A's and B's sentence, and the passages where they differ.
 fn write_difference(o: &mut String, d: &Difference) {
-    let _ = writeln!(o, "  {}", d.topic);
-    for (label, text) in [("A", &d.a), ("B", &d.b)] {
+    write_labelled(o, d, ["A", "B"], "  ");
+}
+
+/// One difference with its two sides called `labels`, indented by `indent`.
+pub(crate) fn write_labelled(o: &mut String, d: &Difference, labels: [&str; 2], indent: &str) {
+    let _ = writeln!(o, "{indent}{}", d.topic);
+    let [la, lb] = labels;
+    let width = la.len().max(lb.len());
+    for (label, text) in [(la, &d.a), (lb, &d.b)] {
         let text = text.as_deref().unwrap_or("(no such rule)");
         // Continuation lines (a capture's grand-slam clause) go under the sentence.
         let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
-        let _ = writeln!(o, "    {label}: {}", lines.join("\n       "));
+        let under = format!("\n{indent}{:width$}    ", "");
+        let _ = writeln!(o, "{indent}  {label:width$}: {}", lines.join(&under));
     }
     let (Some(a), Some(b)) = (&d.a, &d.b) else {
         return;
@@ -150,9 +158,14 @@ fn write_difference(o: &mut String, d: &Difference) {
     let quote = |s: &str| format!("\"{}\"", s.split_whitespace().collect::<Vec<_>>().join(" "));
     for (x, y) in changes(a, b) {
         let _ = match (x.is_empty(), y.is_empty()) {
-            (false, true) => writeln!(o, "    only A says {}", quote(x)),
-            (true, false) => writeln!(o, "    only B says {}", quote(y)),
-            _ => writeln!(o, "    A says {}, B says {}", quote(x), quote(y)),
+            (false, true) => writeln!(o, "{indent}  only {la} says {}", quote(x)),
+            (true, false) => writeln!(o, "{indent}  only {lb} says {}", quote(y)),
+            _ => writeln!(
+                o,
+                "{indent}  {la} says {}, {lb} says {}",
+                quote(x),
+                quote(y)
+            ),
         };
     }
 }

@@ -144,6 +144,22 @@ pub fn explain(rules: &Rules) -> String {
             rules.reading_text(r.number)
         );
     }
+    if !rules.alternatives.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nAlternative readings (`--set R<n>=NAME` plays one, `sowlab readings` all together)"
+        );
+    }
+    for a in &rules.alternatives {
+        let chosen = if a.chosen { ", chosen" } else { "" };
+        let _ = writeln!(o, "  R{} \"{}\"  ({}{chosen})", a.reading, a.name, a.file);
+        if a.changes.is_empty() {
+            let _ = writeln!(o, "    no rule reads differently");
+        }
+        for d in &a.changes {
+            super::diff::write_labelled(&mut o, d, ["file", "here"], "    ");
+        }
+    }
     o
 }
 

@@ -44,6 +44,10 @@ pub struct Rules {
     pub declared: Vec<Declared>,
     /// The game itself.
     pub program: Program,
+    /// Other readings the file offers for its gaps, each with the rules it changes; set by
+    /// `lang` after compiling, not part of the hash.
+    #[serde(skip)]
+    pub alternatives: Vec<Alternative>,
     /// Tables derived from `program.board` and `program.sowing`.
     #[serde(skip)]
     pub geometry: Geometry,
@@ -404,6 +408,21 @@ pub struct Declared {
     pub file: String,
 }
 
+/// Another way to read one of a file's gaps (`alternative R2 "after the move" { ... }`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alternative {
+    /// The reading it varies.
+    pub reading: u16,
+    /// Its name, as `--set R2=NAME` chooses it.
+    pub name: String,
+    /// The file that offers it.
+    pub file: String,
+    /// Whether these rules were compiled with it chosen.
+    pub chosen: bool,
+    /// The rules it changes, as `explain` states them: the file's sentence, then its own.
+    pub changes: Vec<diff::Difference>,
+}
+
 impl Rules {
     /// Builds the derived tables for `program`. `lang` is the usual way in; this is public so
     /// tests and tools can tweak a program and rebuild.
@@ -423,6 +442,7 @@ impl Rules {
             readings,
             declared,
             program,
+            alternatives: Vec::new(),
             geometry,
             dispatch,
             total,

@@ -82,6 +82,30 @@ const READING_HELP: &str =
 /// Every bad file and the errors it must give, in the order given (by file, then position).
 const EXPECTED: &[(&str, &[Expect])] = &[
     (
+        "alternatives",
+        &[
+            at(
+                "sowlab::alternative",
+                "5:1",
+                "alternative R3 \"default\"",
+                "an alternative cannot be named `default`: `--set R3=default` chooses the file's own rules",
+            ),
+            at(
+                "sowlab::reading",
+                "11:13",
+                "R99",
+                "there is no reading R99; the shipped readings are R1 to R16 (docs/readings.md)",
+            )
+            .help(READING_HELP),
+            at(
+                "sowlab::out_of_range",
+                "19:5",
+                "move cap: 0, to owners",
+                "the move cap must be between 1 and 10000000, not 0",
+            ),
+        ],
+    ),
+    (
         "capture-missing-on",
         &[at(
             "sowlab::capture::missing",
@@ -508,7 +532,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "5:1",
             "}",
-            "unexpected `}`; expected `board`, `capture`, `end`, `feeding`, `game`, `house`, \
+            "unexpected `}`; expected `alternative`, `board`, `capture`, `end`, `feeding`, `game`, `house`, \
              `match`, `no`, `readings`, `sowing` or end of file",
         )],
     ),
@@ -545,7 +569,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
                 SYNTAX,
                 "13:1",
                 "players",
-                "unexpected `players`; expected `board`, `capture`, `end`, `feeding`, `game`, \
+                "unexpected `players`; expected `alternative`, `board`, `capture`, `end`, `feeding`, `game`, \
                  `house`, `match`, `no`, `readings`, `sowing` or end of file",
             ),
             at(SYNTAX, "18:17", "to", "unexpected `to`; expected `,`"),
@@ -557,7 +581,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             SYNTAX,
             "6:1",
             "players",
-            "unexpected `players`; expected `board`, `capture`, `end`, `feeding`, `game`, \
+            "unexpected `players`; expected `alternative`, `board`, `capture`, `end`, `feeding`, `game`, \
              `house`, `match`, `no`, `readings`, `sowing` or end of file",
         )],
     ),
@@ -883,10 +907,12 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
         CompileErrorKind::NoSuchHouse { .. } => "NoSuchHouse",
         CompileErrorKind::OpeningHole { .. } => "OpeningHole",
         CompileErrorKind::Clash { .. } => "Clash",
+        CompileErrorKind::DefaultAlternative { .. } => "DefaultAlternative",
     }
 }
 
 const ALL_KINDS: &[&str] = &[
+    "DefaultAlternative",
     "Syntax",
     "UnclosedText",
     "TooManySyntaxErrors",
@@ -1241,7 +1267,7 @@ const BAD_SETTINGS: &[(&str, &str, &str)] = &[
     (
         "width=3",
         "sowlab::set",
-        "unknown setting `width`; settings are holes, seeds, starter, cap",
+        "unknown setting `width`; settings are holes, seeds, starter, cap, R<n>",
     ),
     (
         "starter=east",
@@ -1394,7 +1420,7 @@ fn bad_settings_are_errors_not_panics() {
         stderr.lines().next(),
         Some(
             "error: invalid value 'holes' for '--set <KEY=VALUE>': should be KEY=VALUE; keys are \
-             holes, seeds, starter, cap"
+             holes, seeds, starter, cap, R<n>"
         )
     );
     // In range, the same variant checks.
