@@ -76,6 +76,10 @@ pub enum Command {
     Compare(CompareArgs),
     /// Simulate one variant over a grid of board parameters and chart the measures.
     Sweep(SweepArgs),
+    /// Play every combination of a file's alternative readings on the same seeds and report
+    /// how each reading moves each measure: readings.csv, effects.csv, charts, index.md,
+    /// index.html.
+    Readings(ReadingsArgs),
     /// Who a variant favours when it is played well: self-play at every rung of a ladder of
     /// agents and every rung against the next, both seatings; balance.csv, skill.csv, charts,
     /// index.md, index.html.
@@ -495,6 +499,44 @@ pub struct BalanceArgs {
     /// each variant's `unfinished:` rule says; by default they are over finished games only.
     #[arg(long)]
     pub score_unfinished: bool,
+}
+
+/// `sowlab readings VARIANT --games N --agents A,B --seed S --out DIR`
+#[derive(Debug, Args)]
+pub struct ReadingsArgs {
+    /// The variant file; its `alternative` blocks are the readings varied.
+    pub variant: PathBuf,
+    /// Vary only these readings (`R2,R10`); the others stay at the file's own.
+    #[arg(long, value_name = "R2,R10", value_delimiter = ',', value_parser = reading_id)]
+    pub only: Vec<u16>,
+    /// The most combinations to play, 1 to 4096: beyond it, the file's own reading, each
+    /// alternative alone, and a sample of the rest drawn from the seed.
+    #[arg(long, value_name = "K", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub most: u16,
+    /// Board parameters for every combination (`holes=7`), as other commands take them.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<Setting>,
+    /// The small board each combination is solved on: `HOLES,SEEDS` (a hole count and seeds
+    /// a hole).
+    #[arg(long, value_name = "H,S", default_value = "3,2", value_parser = super::values::board)]
+    pub exact: (u16, u16),
+    /// Do not solve the combinations.
+    #[arg(long)]
+    pub no_exact: bool,
+    /// Games, agents, seed, threads.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `R2` → 2.
+fn reading_id(text: &str) -> Result<u16, String> {
+    text.trim()
+        .strip_prefix('R')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("`{text}` is not a reading: readings are written R1, R2, ..."))
 }
 
 /// `sowlab sweep VARIANT --set holes=6..12 [--set seeds=3..6] --games N --agents A,B --out DIR`

@@ -122,6 +122,7 @@ fn dispatch(command: &Command, console: &mut Console<'_>) -> Result<Outcome, Err
         Command::Merge(a) => cmd::simulate::merge(a, console),
         Command::Compare(a) => cmd::compare::compare(a, console),
         Command::Sweep(a) => cmd::compare::sweep(a, console),
+        Command::Readings(a) => cmd::compare::readings(a, console),
         Command::Balance(a) => cmd::compare::balance(a, console),
         Command::Exact(a) => cmd::exact::run(a, console),
     }

@@ -184,6 +184,18 @@ pub fn seed_span(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
     span(s, 1000)
 }
 
+/// A small board: `3,2` (holes a row, 1 to 16; seeds a hole, 1 to 1000).
+pub fn board(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("`{s}` should be HOLES,SEEDS, e.g. 3,2 (holes 1 to 16, seeds 1 to 1000)");
+    let (h, k) = s.split_once(',').ok_or_else(bad)?;
+    let holes: u16 = h.trim().parse().map_err(|_| bad())?;
+    let seeds: u16 = k.trim().parse().map_err(|_| bad())?;
+    if !(1..=16).contains(&holes) || !(1..=1000).contains(&seeds) {
+        return Err(bad());
+    }
+    Ok((holes, seeds))
+}
+
 #[cfg(test)]
 mod tests {
     use super::memory;

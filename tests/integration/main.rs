@@ -17,6 +17,7 @@ mod matches;
 mod outputs_doc;
 mod pictures;
 mod play;
+mod readings;
 mod readme;
 mod reference;
 mod regression;

@@ -34,8 +34,8 @@ fn header(file: &Path) -> Vec<String> {
     first.split(',').map(str::to_string).collect()
 }
 
-/// The columns `docs/outputs.md` gives for `file`, with `parameter_KEY` written out for
-/// `keys`, and without the `--match`-only columns unless `matched`.
+/// The columns `docs/outputs.md` gives for `file`, with a placeholder column (`parameter_KEY`,
+/// `R<n>`) written out as `keys`, and without the `--match`-only columns unless `matched`.
 fn columns(file: &str, keys: &[&str], matched: bool) -> Vec<String> {
     let text = std::fs::read_to_string(path("docs/outputs.md")).unwrap();
     let match_only: BTreeSet<String> = text
@@ -51,8 +51,8 @@ fn columns(file: &str, keys: &[&str], matched: bool) -> Vec<String> {
         .into_iter()
         .filter(|c| matched || !match_only.contains(c))
         .flat_map(|c| {
-            if c == "parameter_KEY" {
-                keys.iter().map(|k| format!("parameter_{k}")).collect()
+            if c == "parameter_KEY" || c == "R<n>" {
+                keys.iter().map(|k| k.to_string()).collect()
             } else {
                 vec![c]
             }
@@ -142,7 +142,17 @@ fn the_csv_headers_are_the_documented_columns() {
         );
     }
     let found = header(&Path::new(&swept).join("sweep.csv"));
-    assert_eq!(found, columns("sweep.csv", &["holes"], false), "sweep.csv");
+    assert_eq!(
+        found,
+        columns("sweep.csv", &["parameter_holes"], false),
+        "sweep.csv"
+    );
+    let read = out("readings");
+    run_small("readings variants/hoyito-i.sow --only R2,R10", &read);
+    let found = header(&Path::new(&read).join("readings.csv"));
+    assert_eq!(found, columns("readings.csv", &["R2", "R10"], false));
+    let found = header(&Path::new(&read).join("effects.csv"));
+    assert_eq!(found, columns("effects.csv", &[], false));
     for dir in [&single, &matched] {
         let run_json: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(Path::new(dir).join("run.json")).unwrap(),

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::args::{BalanceArgs, CompareArgs, RunArgs, SweepArgs};
-use super::super::{repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
+use super::super::args::{BalanceArgs, CompareArgs, ReadingsArgs, RunArgs, SweepArgs};
+use super::super::{load_rules, repeated, run_flags, Closing, Console, Error, Outcome, Wrote};
 use super::simulate::{execute, plan, Plan, Source};
 use crate::agents::Pairing;
 use crate::lang::Setting;
@@ -14,7 +14,8 @@ use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;
 use crate::report::error::ReportError;
 use crate::report::variants::Carried;
-use crate::rules::Rules;
+use crate::rules::explain::Section;
+use crate::rules::{Rules, Side};
 use crate::sim::output::Finish;
 use crate::solve;
 
@@ -163,6 +164,237 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
             report::balance::write(dir, &setup)
         },
     )
+}
+
+/// `sowlab readings`: every combination of the file's alternative readings (or a sample of
+/// them), played on the same seeds, solved on a small board, then the readings report.
+pub fn readings(args: &ReadingsArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
+    if args.run.r#match {
+        return Err(Error::ReadingsOfMatches);
+    }
+    let rules = load_rules(&args.variant, &args.set)?;
+    let (design, settings) = design(&rules, args)?;
+    let sources: Vec<Source> = settings
+        .iter()
+        .map(|s| {
+            let mut all = args.set.clone();
+            all.extend(s.iter().cloned());
+            (args.variant.clone(), all)
+        })
+        .collect();
+    let mut plan = plan(&sources, &args.run, false, true)?;
+    let only = if args.only.is_empty() {
+        String::new()
+    } else {
+        let ids: Vec<String> = args.only.iter().map(|n| format!("R{n}")).collect();
+        format!(" --only {}", ids.join(","))
+    };
+    let exact_flag = if args.no_exact {
+        " --no-exact".to_string()
+    } else {
+        format!(" --exact {},{}", args.exact.0, args.exact.1)
+    };
+    let command = format!(
+        "sowlab readings {}{only} --most {}{}{exact_flag}{} --out {}",
+        made::quote_path(&args.variant),
+        args.most,
+        repeated("--set", &args.set),
+        run_flags(&args.run),
+        made::quote_path(&args.out),
+    );
+    plan.info.command = command.clone();
+    let exact = if args.no_exact {
+        Vec::new()
+    } else {
+        exact_values(&sources, args.exact)?
+    };
+    let name = rules.provenance.name.clone();
+    build(
+        &plan,
+        &args.out,
+        args.run.threads,
+        console,
+        |dir, _, carried| {
+            let setup = report::readings::Setup {
+                command: &command,
+                name: &name,
+                design: &design,
+                exact: &exact,
+                carried,
+            };
+            report::readings::write(dir, &setup)
+        },
+    )
+}
+
+/// The readings to vary (their levels: the file's own, then its alternatives) and the
+/// combinations to play, with the `--set R<n>=NAME` settings of each.
+fn design(
+    rules: &Rules,
+    args: &ReadingsArgs,
+) -> Result<(report::readings::Design, Vec<Vec<Setting>>), Error> {
+    use report::readings::{Design, Factor, Level};
+    let mut factors: Vec<Factor> = Vec::new();
+    let mut notes = Vec::new();
+    for a in &rules.alternatives {
+        if !args.only.is_empty() && !args.only.contains(&a.reading) {
+            continue;
+        }
+        // Single games never reach the match rules: an alternative of those alone changes
+        // nothing here.
+        if a.changes.iter().all(|d| d.section == Section::Match) {
+            notes.push(format!(
+                "R{} \"{}\" changes only match rules, and single games are played: left out.",
+                a.reading, a.name
+            ));
+            continue;
+        }
+        let changes = a
+            .changes
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}: {}",
+                    d.topic,
+                    d.b.as_deref().unwrap_or("(no such rule)")
+                )
+            })
+            .collect();
+        let level = Level {
+            name: a.name.clone(),
+            changes,
+        };
+        match factors.iter_mut().find(|f| f.reading == a.reading) {
+            Some(f) => f.levels.push(level),
+            None => factors.push(Factor {
+                reading: a.reading,
+                text: rules.reading_text(a.reading).to_string(),
+                levels: vec![
+                    Level {
+                        name: "default".into(),
+                        changes: Vec::new(),
+                    },
+                    level,
+                ],
+            }),
+        }
+    }
+    if let Some(&n) = args
+        .only
+        .iter()
+        .find(|&&n| !factors.iter().any(|f| f.reading == n))
+    {
+        return Err(Error::NoAlternatives(format!(
+            "{} offers no alternative for R{n} that single games can tell apart",
+            args.variant.display()
+        )));
+    }
+    if factors.is_empty() {
+        return Err(Error::NoAlternatives(format!(
+            "{} offers no alternative readings; write them as `alternative R<n> \"name\" {{ ... }}` blocks (docs/language.md)",
+            args.variant.display()
+        )));
+    }
+    factors.sort_by_key(|f| f.reading);
+    // Every combination, the first factor varying slowest.
+    let mut all: Vec<Vec<usize>> = vec![Vec::new()];
+    for f in &factors {
+        all = all
+            .iter()
+            .flat_map(|c| (0..f.levels.len()).map(move |l| [c.clone(), vec![l]].concat()))
+            .collect();
+    }
+    let count = all.len();
+    let most = usize::from(args.most);
+    let combinations = if count <= most {
+        all
+    } else {
+        sample(all, most, args.run.seed)
+    };
+    let settings = combinations
+        .iter()
+        .map(|c| {
+            factors
+                .iter()
+                .zip(c)
+                .map(|(f, &l)| {
+                    format!("R{}={}", f.reading, f.levels[l].name)
+                        .parse()
+                        .expect("KEY=VALUE parses")
+                })
+                .collect()
+        })
+        .collect();
+    let design = Design {
+        factors,
+        combinations,
+        all: count,
+        notes,
+    };
+    Ok((design, settings))
+}
+
+/// `most` of `all` combinations: the file's own readings, each alternative alone, then others
+/// drawn at random from `seed`, in the order of `all`.
+fn sample(all: Vec<Vec<usize>>, most: usize, seed: u64) -> Vec<Vec<usize>> {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let (mut keep, mut rest): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .enumerate()
+        .partition(|(_, c)| c.iter().filter(|&&l| l > 0).count() <= 1);
+    rest.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    let room = most.saturating_sub(keep.len());
+    keep.extend(rest.into_iter().take(room));
+    keep.sort_by_key(|(i, _)| *i);
+    keep.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Each combination's exact value on a `holes`×`seeds` board, within a budget that keeps the
+/// report quick.
+fn exact_values(
+    sources: &[Source],
+    (holes, seeds): (u16, u16),
+) -> Result<Vec<report::readings::Exact>, Error> {
+    let limits = solve::Limits {
+        max_states: Some(1_000_000),
+        max_nodes: Some(5_000_000),
+        // Single games are what the run plays.
+        single_game: true,
+        ..solve::Limits::default()
+    };
+    let board = format!("{holes}×{seeds}");
+    sources
+        .iter()
+        .map(|(file, settings)| {
+            let mut settings = settings.clone();
+            for s in [format!("holes={holes}"), format!("seeds={seeds}")] {
+                settings.push(s.parse().expect("KEY=VALUE parses"));
+            }
+            let value = match load_rules(file, &settings) {
+                Ok(rules) => match solve::solve(&rules, limits) {
+                    Ok(solution) if solution.moves.is_empty() => {
+                        Err("the game is over before its first move".to_string())
+                    }
+                    Ok(solution) => {
+                        let sign = if rules.program.board.starter == Side::South {
+                            1
+                        } else {
+                            -1
+                        };
+                        Ok(i64::from(sign * solution.value.margin))
+                    }
+                    Err(e) => Err(e.to_string()),
+                },
+                Err(Error::Compile(e)) => Err(format!("no such board: {}", e.0[0].kind)),
+                Err(e) => return Err(e),
+            };
+            Ok(report::readings::Exact {
+                board: board.clone(),
+                value,
+            })
+        })
+        .collect()
 }
 
 /// `--score-unfinished` as the command line that made a report gives it.
