@@ -717,7 +717,10 @@ fn effect_table(rows: &[EffectRow], effect: &str, significant: bool) -> Vec<Vec<
 fn signed(m: Measure, (v, lo, hi): (f64, f64, f64)) -> String {
     let s = |x: f64| {
         let text = m.show(x.abs());
-        if x < 0.0 {
+        // What rounds to nothing has no sign.
+        if !text.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+            text
+        } else if x < 0.0 {
             format!("−{text}")
         } else {
             format!("+{text}")
