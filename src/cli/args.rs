@@ -322,9 +322,13 @@ pub struct DiffArgs {
     /// The second variant file (B).
     pub b: PathBuf,
     /// Board overrides applied to both: holes=1..16, seeds=1..1000, starter=south|north,
-    /// cap=1..10000000.
+    /// cap=1..10000000, or R<n>=NAME, an alternative reading.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<Setting>,
+    /// Overrides applied to B only, after `--set`: `sowlab diff F F --b-set R2=NAME` says
+    /// what an alternative reading of F changes.
+    #[arg(long = "b-set", value_name = "KEY=VALUE")]
+    pub b_set: Vec<Setting>,
 }
 
 /// `sowlab solve FILE [--set holes=3 --set seeds=2] [--memory SIZE] [--threads T] [--max-states N] [--max-nodes N] [--json]`

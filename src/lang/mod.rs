@@ -298,6 +298,7 @@ impl Loader {
                 None => errors.push(choice.unknown(&offered, set.as_ref())),
             }
         }
+        let board_set = set.as_ref().is_some_and(|l| !l.tree.blocks.is_empty());
         let with = |chosen: &[usize]| {
             let mut layers = self.layers.clone();
             layers.extend(chosen.iter().map(|&i| offered[i].layer(&self.layers)));
@@ -317,6 +318,10 @@ impl Loader {
                                 chosen: picked.contains(&i),
                                 changes: rules::diff::differences(&default, &rules),
                             }),
+                            // On a board the command line changed, an alternative not
+                            // chosen that does not fit it is left out, not an error: the
+                            // file's own board is where it is checked.
+                            Err(_) if board_set && !picked.contains(&i) => {}
                             Err(found) => errors.extend(found),
                         }
                     }

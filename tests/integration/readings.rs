@@ -60,6 +60,29 @@ fn an_alternative_chosen_is_the_extending_file_that_writes_it_out() {
     );
 }
 
+/// `diff F F --b-set R11=NAME` says in words what the alternative changes, exit 1.
+#[test]
+fn diff_of_a_file_and_its_alternative_names_the_rule_it_changes() {
+    let out = sowlab()
+        .args(["diff", "variants/hoyito-i.sow", "variants/hoyito-i.sow"])
+        .args(["--b-set", "R11=stop at cap"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let body: Vec<&str> = text.lines().skip(3).collect();
+    assert_eq!(
+        body,
+        [
+            "1 rule differs:",
+            "",
+            "End",
+            "  endless moves",
+            "    A: a move whose sowing would never end, or would drop 1000000 seeds or more, is illegal",
+            "    B: a move's sowing stops once it has dropped 10000 seeds, so one that would never end stops there",
+        ]
+    );
+}
+
 #[test]
 fn an_alternative_the_file_does_not_offer_is_one_line_naming_those_it_does() {
     let out = sowlab()

@@ -7,7 +7,7 @@ use crate::rules::diff;
 /// Prints the differences; [`Outcome::Differ`] when the rules hashes differ.
 pub fn run(args: &DiffArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let a = load_rules(&args.a, &args.set)?;
-    let b = load_rules(&args.b, &args.set)?;
+    let b = load_rules(&args.b, &[args.set.clone(), args.b_set.clone()].concat())?;
     console
         .out
         .write_all(diff::diff(&a, &b).as_bytes())
