@@ -141,6 +141,16 @@ impl Measure {
         }
     }
 
+    /// As a sentence names it: `raises {phrase} by ...`.
+    fn phrase(self) -> &'static str {
+        match self {
+            Measure::FirstScore => "the first player's score",
+            Measure::Decisive => "the share of games won outright",
+            Measure::Unfinished => "the share of games stopped unfinished",
+            Measure::Length => "the length of a game",
+        }
+    }
+
     /// A share of games (counted), rather than a mean.
     fn is_share(self) -> bool {
         matches!(self, Measure::Decisive | Measure::Unfinished)
@@ -657,9 +667,9 @@ fn moved(rows: &[EffectRow]) -> String {
                 "lowers"
             };
             format!(
-                "{} {way} the {} by {} under {}",
+                "{} {way} {} by {} under {}",
                 r.change,
-                m.words(),
+                m.phrase(),
                 match m {
                     Measure::Length => format!("{:.1} moves", r.difference.abs()),
                     _ => format!("{:.1} percentage points", 100.0 * r.difference.abs()),
