@@ -251,3 +251,47 @@ fn readings_of_a_file_without_alternatives_or_of_matches_is_one_line() {
         assert!(!tmp.path().join("r").exists());
     }
 }
+
+/// Past `--most`, the file's own readings and each alternative alone are always played, and
+/// the rest is a sample drawn from the seed: the same seed, the same sample.
+#[test]
+fn a_sampled_design_keeps_every_alternative_alone() {
+    let combinations = |seed: &str| -> Vec<String> {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("r");
+        sowlab()
+            .args([
+                "readings",
+                "variants/hoyito-i.sow",
+                "--most",
+                "8",
+                "--no-exact",
+            ])
+            .args(["--games", "1", "--agents", "random,random", "--seed", seed])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        let page = std::fs::read_to_string(out.join("index.md")).unwrap();
+        assert!(page.contains("8 combinations of the file's alternative readings (of 18:"));
+        let mut seen: Vec<String> = rows(&out.join("readings.csv"))
+            .into_iter()
+            .map(|r| r["combination"].clone())
+            .collect();
+        seen.dedup();
+        seen
+    };
+    let first = combinations("5");
+    assert_eq!(first.len(), 8);
+    for alone in [
+        "all default",
+        "R2=after the move",
+        "R10=split",
+        "R10=draw",
+        "R11=end the game",
+        "R11=stop at cap",
+    ] {
+        assert!(first.iter().any(|c| c == alone), "{alone} in {first:?}");
+    }
+    assert_eq!(first, combinations("5"));
+}
