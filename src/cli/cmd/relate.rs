@@ -6,7 +6,7 @@ use std::path::Path;
 use super::super::args::RelateArgs;
 use super::super::{load_rules, Console, Error, Outcome};
 use crate::outdir::{Kind, OutDir};
-use crate::relate::{labelled, neighbour_joining, Matrix};
+use crate::relate::{labelled, Matrix, Tree};
 
 /// Builds the matrix of every variant found; writes its files into `--out`, and prints the
 /// nearest relatives of `--like`.
@@ -54,11 +54,12 @@ pub fn run(args: &RelateArgs, console: &mut Console<'_>) -> Result<Outcome, Erro
         let mut dir = OutDir::open(out, Kind::Report)?;
         dir.clear()?;
         let names: Vec<String> = matrix.taxa.iter().map(|t| t.label.clone()).collect();
-        let tree = neighbour_joining(&names, &matrix.distances());
+        let tree = Tree::neighbour_joining(&names, &matrix.distances());
+        let newick = tree.newick();
         dir.write_file("characters.csv", matrix.csv().as_bytes())?;
         dir.write_file("distances.csv", matrix.distances_csv().as_bytes())?;
-        dir.write_file("relations.nex", matrix.nexus(&tree).as_bytes())?;
-        dir.write_file("tree.nwk", format!("{tree}\n").as_bytes())?;
+        dir.write_file("relations.nex", matrix.nexus(&newick).as_bytes())?;
+        dir.write_file("tree.nwk", format!("{newick}\n").as_bytes())?;
         let files = dir.finish()?;
         writeln!(
             console.err,
