@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::rules::explain::{statements, Section};
+use crate::rules::explain::{capture_parts, statements, Section};
 use crate::rules::Rules;
 
 /// The state of a variant that has no rule for a character.
@@ -41,7 +41,9 @@ pub struct Matrix {
 
 /// A variant's discrete characters and their states: every statement of `explain` but the
 /// board's size and seeds (quantities here), keyed by section and topic; named rules (captures,
-/// houses) by their place in the file, so that their names do not count.
+/// houses) by their place in the file, so that their names do not count. A capture rule is a
+/// character a part of its sentence (`Captures 1: taken`): as one sentence, the first capture
+/// rule alone took more states than NEXUS has symbols.
 fn characters_of(rules: &Rules) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -49,6 +51,12 @@ fn characters_of(rules: &Rules) -> BTreeMap<String, String> {
         let key = if s.named {
             let n = counts.entry(s.section.name()).or_default();
             *n += 1;
+            if s.section == Section::Captures {
+                for (part, text) in capture_parts(rules, *n - 1) {
+                    found.insert(format!("Captures {n}: {part}"), text);
+                }
+                continue;
+            }
             format!("{} {n}", s.section.name())
         } else if s.section == Section::Board {
             continue;
