@@ -14,4 +14,5 @@ pub mod labels;
 pub mod stepper;
 pub mod sweep;
 pub mod trace;
+pub mod tree;
 pub mod variants;
