@@ -9,6 +9,9 @@ use std::fmt::Write;
 use crate::rules::explain::{capture_parts, statements, Section};
 use crate::rules::Rules;
 
+/// The symbols NEXUS codes a discrete character's states with, in order.
+const SYMBOLS: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+
 /// The state of a variant that has no rule for a character.
 pub const ABSENT: &str = "(none)";
 
@@ -160,6 +163,32 @@ impl Matrix {
         others
     }
 
+    /// Each discrete character's states, in order of first appearance among the taxa.
+    fn states(&self) -> Vec<Vec<&str>> {
+        (0..self.characters.len())
+            .map(|c| {
+                let mut seen: Vec<&str> = Vec::new();
+                for t in &self.taxa {
+                    if !seen.contains(&t.states[c].as_str()) {
+                        seen.push(&t.states[c]);
+                    }
+                }
+                seen
+            })
+            .collect()
+    }
+
+    /// The characters with more states than NEXUS has symbols, with their number of states:
+    /// `relations.nex` codes their states past the 32nd as missing.
+    pub fn crowded(&self) -> Vec<(&str, usize)> {
+        self.characters
+            .iter()
+            .zip(self.states())
+            .filter(|(_, states)| states.len() > SYMBOLS.len())
+            .map(|(name, states)| (name.as_str(), states.len()))
+            .collect()
+    }
+
     /// `characters.csv`: a row a taxon (label, name, region, the quantities), a column a
     /// character, each cell the state in words.
     pub fn csv(&self) -> String {
@@ -193,7 +222,6 @@ impl Matrix {
     /// states, past the 32 symbols, coded missing, `?`: characters.csv keeps them); CHARACTERS
     /// (continuous, the quantities); DISTANCES; TREES (the neighbour-joining tree).
     pub fn nexus(&self, tree: &str) -> String {
-        const SYMBOLS: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
         let mut o = String::from("#NEXUS\n\n");
         let labels: Vec<&str> = self.taxa.iter().map(|t| t.label.as_str()).collect();
         let _ = writeln!(
@@ -202,18 +230,7 @@ impl Matrix {
             labels.len(),
             labels.join(" ")
         );
-        // Each character's states, in order of first appearance.
-        let states: Vec<Vec<&str>> = (0..self.characters.len())
-            .map(|c| {
-                let mut seen: Vec<&str> = Vec::new();
-                for t in &self.taxa {
-                    if !seen.contains(&t.states[c].as_str()) {
-                        seen.push(&t.states[c]);
-                    }
-                }
-                seen
-            })
-            .collect();
+        let states = self.states();
         let _ = writeln!(
             o,
             "BEGIN CHARACTERS;\n  TITLE rules;\n  DIMENSIONS NCHAR={};\n  FORMAT DATATYPE=STANDARD SYMBOLS=\"{}\" MISSING=?;\n  CHARSTATELABELS",

@@ -11,6 +11,7 @@ pub mod document;
 pub mod error;
 pub mod exact;
 pub mod labels;
+pub mod relations;
 pub mod stepper;
 pub mod sweep;
 pub mod trace;

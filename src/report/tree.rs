@@ -294,8 +294,10 @@ struct Leaf {
 
 /// A tree drawn as a rectangular phylogram: rooted at its midpoint, branch lengths to scale
 /// along x with a scale bar, leaves evenly spaced down the page with the smaller clade of
-/// each node above the larger, their labels in one column (a dotted line from each leaf to
-/// its label), coloured by broad region, with a legend. Its height grows with the leaves.
+/// each node above the larger, their labels in columns (a dotted line from each leaf to its
+/// marker; names, then regions, each column starting at one x, so that a viewer's font of
+/// other widths moves no label onto another), marked and tinted by broad region, with a
+/// legend. Its height grows with the leaves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Phylogram {
     title: String,
@@ -303,8 +305,12 @@ pub struct Phylogram {
     /// Branches as pixel segments.
     lines: Vec<[(i32, i32); 2]>,
     leaves: Vec<Leaf>,
-    /// Where the labels' column starts.
+    /// Where the labels' columns start: the markers, the names, the regions; and where
+    /// their tint ends.
     column: i32,
+    names: i32,
+    regions: i32,
+    right: i32,
     /// Where the legend's column starts.
     legend: i32,
     /// The scale bar: its length in words and in pixels.
@@ -362,15 +368,18 @@ impl Phylogram {
                 }
             })
             .collect();
+        let widest = |words: &dyn Fn(&Leaf) -> i32| leaves.iter().map(words).max().unwrap_or(0);
         let column = LEFT + TREE + GAP;
-        let widest = leaves
-            .iter()
-            .map(|l| label_width(&l.name, &l.region))
-            .max()
-            .unwrap_or(0);
-        let legend = column + widest + GAP;
+        let names = column + 20;
+        let regions = names + widest(&|l| width(&l.name, NAME)) + 14;
+        let right = regions + widest(&|l| width(&l.region, REGION)) + 8;
+        let legend = right + GAP;
         let rows = TOP + leaves.len() as i32 * ROW;
-        let key_height = TOP + (Broad::ALL.len() as i32 + 3) * ROW;
+        let kinds = Broad::ALL
+            .iter()
+            .filter(|&&b| leaves.iter().any(|l| l.broad == b))
+            .count();
+        let key_height = TOP + (kinds as i32 + 2) * ROW;
         let height = rows.max(key_height) + BOTTOM;
         Phylogram {
             title,
@@ -378,6 +387,9 @@ impl Phylogram {
             lines,
             leaves,
             column,
+            names,
+            regions,
+            right,
             legend,
             scale: scale_bar(deepest, per_unit),
         }
@@ -461,16 +473,6 @@ fn short_region(region: &str) -> String {
     format!("{} …", cut.trim_end_matches(','))
 }
 
-/// A label's width: the marker, the name, and the region after it.
-fn label_width(name: &str, region: &str) -> i32 {
-    let region = if region.is_empty() {
-        0
-    } else {
-        10 + width(region, REGION)
-    };
-    16 + width(name, NAME) + region
-}
-
 /// A scale bar of a round length (1, 2 or 5 times a power of ten) near a fifth of the
 /// deepest leaf's distance from the root: the length as written, and in pixels.
 fn scale_bar(deepest: f64, per_unit: f64) -> (String, i32) {
@@ -528,26 +530,15 @@ impl Phylogram {
                 4,
                 GREY.stroke_width(1),
             ))?;
-            let right = self.column + label_width(&leaf.name, &leaf.region) + 6;
             root.draw(&Rectangle::new(
-                [(self.column, leaf.y - half), (right, leaf.y + half)],
+                [(self.column, leaf.y - half), (self.right, leaf.y + half)],
                 colour.mix(0.2).filled(),
             ))?;
             self.mark(root, (self.column + 9, leaf.y), colour, shape)?;
-            let name = self.column + 20;
-            root.draw(&Text::new(
-                leaf.name.clone(),
-                (name, leaf.y),
-                text(NAME, &INK),
-            ))?;
-            if !leaf.region.is_empty() {
-                let at = name + width(&leaf.name, NAME) + 10;
-                root.draw(&Text::new(
-                    leaf.region.clone(),
-                    (at, leaf.y),
-                    text(REGION, &SOFT),
-                ))?;
-            }
+            let name = Text::new(leaf.name.clone(), (self.names, leaf.y), text(NAME, &INK));
+            root.draw(&name)?;
+            let region = (self.regions, leaf.y);
+            root.draw(&Text::new(leaf.region.clone(), region, text(REGION, &SOFT)))?;
         }
         self.draw_scale(root)?;
         self.draw_legend(root)
@@ -708,24 +699,27 @@ mod tests {
             Broad::ALL.iter().all(|b| present.contains(b)),
             "{present:?}"
         );
-        let (width, height) = (p.size.0 as i32, p.size.1 as i32);
+        let (wide, high) = (p.size.0 as i32, p.size.1 as i32);
         for leaf in &p.leaves {
             assert!(leaf.tip < p.column, "{leaf:?}");
-            let right = p.column + label_width(&leaf.name, &leaf.region);
-            assert!(right < p.legend, "{leaf:?}");
-            assert!(leaf.y > TOP && leaf.y < height - BOTTOM, "{leaf:?}");
+            assert!(p.names + width(&leaf.name, NAME) < p.regions, "{leaf:?}");
+            assert!(
+                p.regions + width(&leaf.region, REGION) < p.right,
+                "{leaf:?}"
+            );
+            assert!(p.right < p.legend, "{leaf:?}");
+            assert!(leaf.y > TOP && leaf.y < high - BOTTOM, "{leaf:?}");
         }
         let mut rows: Vec<i32> = p.leaves.iter().map(|l| l.y).collect();
         rows.sort_unstable();
         assert!(rows.windows(2).all(|r| r[1] - r[0] == ROW), "{rows:?}");
         for b in Broad::ALL {
             let entry = format!("{} ({n})", b.name());
-            assert!(p.legend + 24 + width_of(&entry) <= width, "{entry}");
+            assert!(
+                p.legend + 24 + width(&entry, LEGEND_TEXT) <= wide,
+                "{entry}"
+            );
         }
-    }
-
-    fn width_of(text: &str) -> i32 {
-        width(text, LEGEND_TEXT)
     }
 
     #[test]
