@@ -184,7 +184,7 @@ pub struct RelateArgs {
     /// Folders (every `.sow` file under them) or files; `variants` if none.
     #[arg(default_value = "variants")]
     pub paths: Vec<PathBuf>,
-    /// Write characters.csv, distances.csv, relations.nex and tree.nwk into DIR.
+    /// Write characters.csv, distances.csv, relations.nex, tree.nwk, tree.svg/png and index.md/html into DIR.
     #[arg(long, value_name = "DIR", required_unless_present = "like")]
     pub out: Option<PathBuf>,
     /// Print the variants nearest this file (which need not be among the paths), nearest

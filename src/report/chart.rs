@@ -338,7 +338,8 @@ fn log_tick(e: f64) -> String {
     }
 }
 
-type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+/// What drawing gives: nothing, or the backend's error.
+pub(super) type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// The legend column: one entry per series, in the order given, from the top, each name
 /// wrapped to the column; below them the key of numbered category names, if any.
@@ -402,12 +403,29 @@ fn draw_marker<DB: DrawingBackend, C: Clone + 'static>(
     k: usize,
     at: C,
 ) -> Drawn<DB> {
-    let style = color(k).filled();
-    match k % 4 {
-        0 => area.draw(&Circle::new(at, 5, style)),
-        1 => area.draw(&TriangleMarker::new(at, 7, style)),
-        2 => area.draw(&(EmptyElement::at(at) + Rectangle::new([(-5, -5), (5, 5)], style))),
-        _ => area.draw(&Cross::new(at, 6, color(k).stroke_width(3))),
+    let style = if k % 4 == 3 {
+        color(k).stroke_width(3)
+    } else {
+        color(k).filled()
+    };
+    marker(area, k, 5, style, at)
+}
+
+/// Marker shape `shape` (circle, triangle, square, cross, in turn) at a point, `size` pixels
+/// from its middle to its side, in `style` (a triangle is always filled).
+pub(super) fn marker<DB: DrawingBackend, C: Clone + 'static>(
+    area: &DrawingArea<DB, impl CoordTranslate<From = C>>,
+    shape: usize,
+    size: i32,
+    style: ShapeStyle,
+    at: C,
+) -> Drawn<DB> {
+    match shape % 4 {
+        0 => area.draw(&Circle::new(at, size, style)),
+        1 => area.draw(&TriangleMarker::new(at, size + 2, style)),
+        2 => area
+            .draw(&(EmptyElement::at(at) + Rectangle::new([(-size, -size), (size, size)], style))),
+        _ => area.draw(&Cross::new(at, size + 1, style)),
     }
 }
 

@@ -692,7 +692,24 @@ fn when(t: Trigger) -> &'static str {
     }
 }
 
-fn capture(c: &Capture) -> String {
+/// A capture rule as the parts of its sentence.
+struct CaptureWords {
+    /// When it is looked at, and from which move on.
+    when: String,
+    /// What the hole sown into must look like; none for any hole.
+    condition: Option<String>,
+    /// Who takes.
+    recipient: &'static str,
+    /// What is taken.
+    taken: String,
+    /// What follows.
+    then: &'static str,
+    /// What a capture of all the opponent's seeds does; none where it is a capture like any
+    /// other.
+    grand_slam: Option<&'static str>,
+}
+
+fn capture_words(c: &Capture) -> CaptureWords {
     let mut what = match c.target.base {
         Base::Hole => "the hole".to_string(),
         Base::Opposite => "the hole opposite".to_string(),
@@ -754,32 +771,67 @@ fn capture(c: &Capture) -> String {
     } else {
         String::new()
     };
-    let slam = match c.grand_slam {
-        GrandSlam::Captures => "",
+    let grand_slam = match c.grand_slam {
+        GrandSlam::Captures => None,
         GrandSlam::CapturesNothing => {
-            "\n    a capture that would take all the opponent's seeds takes nothing"
+            Some("a capture that would take all the opponent's seeds takes nothing")
         }
         GrandSlam::Forbidden => {
-            "\n    a move whose capture would take all the opponent's seeds is illegal"
+            Some("a move whose capture would take all the opponent's seeds is illegal")
         }
         GrandSlam::CapturesThenExtraTurn => {
-            "\n    a capture that takes all the opponent's seeds gives the mover another turn"
+            Some("a capture that takes all the opponent's seeds gives the mover another turn")
         }
         GrandSlam::CapturesOpponentTakesRest => {
-            "\n    a capture that takes all the opponent's seeds ends the game, and the seeds left go to the opponent"
+            Some("a capture that takes all the opponent's seeds ends the game, and the seeds left go to the opponent")
         }
         GrandSlam::AllButFirstHole => {
-            "\n    a capture that would take all the opponent's seeds leaves the first hole of their row (in the direction of sowing)"
+            Some("a capture that would take all the opponent's seeds leaves the first hole of their row (in the direction of sowing)")
         }
         GrandSlam::AllButLastHole => {
-            "\n    a capture that would take all the opponent's seeds leaves the last hole of their row (in the direction of sowing)"
+            Some("a capture that would take all the opponent's seeds leaves the last hole of their row (in the direction of sowing)")
         }
     };
+    CaptureWords {
+        when: format!("{}{from}", when(c.trigger)),
+        condition: (c.condition != Condition::ALWAYS).then(|| condition(&c.condition)),
+        recipient: to,
+        taken: what,
+        then,
+        grand_slam,
+    }
+}
+
+fn capture(c: &Capture) -> String {
+    let w = capture_words(c);
+    let condition = w.condition.map_or(String::new(), |c| format!(", if {c}"));
+    let slam = w.grand_slam.map_or(String::new(), |s| format!("\n    {s}"));
     format!(
-        "{}{from}{}: {to} takes {what}; {then}{slam}",
-        when(c.trigger),
-        if_clause(&c.condition)
+        "{}{condition}: {} takes {}; {}{slam}",
+        w.when, w.recipient, w.taken, w.then
     )
+}
+
+/// The parts of the sentence `explain` gives capture rule `index` of `rules`, each with what
+/// it tells (`when`, `condition`, `taker`, `taken`, `then`, `grand slam`); a part the sentence
+/// leaves out is in words of its own (`any hole`, `as any capture`). Two rules that differ
+/// in their sentence differ in at least one part.
+pub fn capture_parts(rules: &Rules, index: usize) -> [(&'static str, String); 6] {
+    let w = capture_words(&rules.program.captures[index]);
+    [
+        ("when", w.when),
+        (
+            "condition",
+            w.condition.unwrap_or_else(|| "any hole".into()),
+        ),
+        ("taker", w.recipient.into()),
+        ("taken", w.taken),
+        ("then", w.then.into()),
+        (
+            "grand slam",
+            w.grand_slam.unwrap_or("as any capture").into(),
+        ),
+    ]
 }
 
 fn house(h: &HouseRule) -> String {
