@@ -527,12 +527,42 @@ pub struct ReadingsArgs {
     /// Do not solve the combinations.
     #[arg(long)]
     pub no_exact: bool,
-    /// Games, agents, seed, threads.
-    #[command(flatten)]
-    pub run: RunArgs,
+    /// Games per combination, agent pairing and seat order: 1 to 1000000000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    pub games: u64,
+    /// Two agents, e.g. `alphabeta:3,alphabeta:3`; repeat the flag for more pairings (the
+    /// last is taken as the strongest play).
+    #[arg(long, value_name = "A,B", required = true)]
+    pub agents: Vec<Pairing>,
+    /// Master seed, 0 to 18446744073709551615: every game's seed, and the sample of
+    /// combinations past `--most`, derive from it.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plies at the start of every game played at random, 0 to 1000, so that deterministic
+    /// agents play distinct games.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub opening: u32,
+    /// Worker threads, 1 to 4 per core (default: all cores); the output is the same for any
+    /// number.
+    #[arg(long, value_name = "T", value_parser = threads)]
+    pub threads: Option<usize>,
     /// The report directory: new, empty, or an earlier report of sowlab's, which is replaced.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+impl ReadingsArgs {
+    /// The run every combination is played with: single games (match rules are not varied).
+    pub fn run(&self) -> RunArgs {
+        RunArgs {
+            games: self.games,
+            agents: self.agents.clone(),
+            seed: self.seed,
+            threads: self.threads,
+            r#match: false,
+            opening: self.opening,
+        }
+    }
 }
 
 /// `R2` → 2.

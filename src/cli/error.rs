@@ -42,9 +42,6 @@ pub enum Error {
     /// One pairing twice: its games would be played twice and reported as one.
     #[error("--agents {0} is given twice")]
     SamePairing(String),
-    /// `readings --match`: not yet.
-    #[error("readings plays single games; --match is not supported")]
-    ReadingsOfMatches,
     /// `readings` of a file with no alternatives (to play).
     #[error("{0}")]
     NoAlternatives(String),

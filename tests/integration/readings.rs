@@ -224,7 +224,7 @@ fn readings_measures_an_alternative_on_the_games_simulate_plays() {
 }
 
 #[test]
-fn readings_of_a_file_without_alternatives_or_of_matches_is_one_line() {
+fn readings_of_a_file_without_alternatives_is_one_line() {
     for (args, message) in [
         (
             &["variants/kalah.sow"][..],
@@ -233,10 +233,6 @@ fn readings_of_a_file_without_alternatives_or_of_matches_is_one_line() {
         (
             &["variants/hoyito-i.sow", "--only", "R12"],
             "error: variants/hoyito-i.sow offers no alternative for R12 that single games can tell apart\n",
-        ),
-        (
-            &["variants/hoyito-i.sow", "--match"],
-            "error: readings plays single games; --match is not supported\n",
         ),
     ] {
         let tmp = tempfile::tempdir().unwrap();

@@ -169,9 +169,7 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
 /// `sowlab readings`: every combination of the file's alternative readings (or a sample of
 /// them), played on the same seeds, solved on a small board, then the readings report.
 pub fn readings(args: &ReadingsArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    if args.run.r#match {
-        return Err(Error::ReadingsOfMatches);
-    }
+    let run = args.run();
     let rules = load_rules(&args.variant, &args.set)?;
     let (design, settings) = design(&rules, args)?;
     let sources: Vec<Source> = settings
@@ -182,7 +180,7 @@ pub fn readings(args: &ReadingsArgs, console: &mut Console<'_>) -> Result<Outcom
             (args.variant.clone(), all)
         })
         .collect();
-    let mut plan = plan(&sources, &args.run, false, true)?;
+    let mut plan = plan(&sources, &run, false, true)?;
     let only = if args.only.is_empty() {
         String::new()
     } else {
@@ -199,7 +197,7 @@ pub fn readings(args: &ReadingsArgs, console: &mut Console<'_>) -> Result<Outcom
         made::quote_path(&args.variant),
         args.most,
         repeated("--set", &args.set),
-        run_flags(&args.run),
+        run_flags(&run),
         made::quote_path(&args.out),
     );
     plan.info.command = command.clone();
@@ -212,7 +210,7 @@ pub fn readings(args: &ReadingsArgs, console: &mut Console<'_>) -> Result<Outcom
     build(
         &plan,
         &args.out,
-        args.run.threads,
+        args.threads,
         console,
         |dir, _, carried| {
             let setup = report::readings::Setup {
@@ -309,7 +307,7 @@ fn design(
     let combinations = if count <= most {
         all
     } else {
-        sample(all, most, args.run.seed)
+        sample(all, most, args.seed)
     };
     let settings = combinations
         .iter()
