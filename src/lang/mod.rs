@@ -268,35 +268,34 @@ impl Loader {
     /// alternatives `settings` choose, with the other settings over them all.
     fn finish(self, settings: &[(String, String)]) -> Result<Rules, CompileErrors> {
         let mut errors = self.errors;
-        let no_game = if errors.is_empty() {
-            no_game(&self.layers)
-        } else {
-            None
-        };
+        // Errors that do not stop the rules being lowered (and checked), but fail the compile.
+        let mut late: Vec<CompileError> = Vec::new();
+        if errors.is_empty() {
+            late.extend(no_game(&self.layers));
+        }
+        let offered = offered(&self.layers, &mut late);
         let mut set = None;
-        let mut choices = Vec::new();
+        let mut picked = Vec::new();
         if !settings.is_empty() {
             match settings_layer(settings) {
-                Ok((layer, chosen)) => {
+                Ok((layer, choices)) => {
+                    for choice in &choices {
+                        match offered
+                            .iter()
+                            .position(|a| a.reading == choice.reading && a.name == choice.name)
+                        {
+                            Some(i) => picked.push(i),
+                            None if choice.name == "default" => {}
+                            None => errors.push(choice.unknown(&offered, &layer.file)),
+                        }
+                    }
                     set = Some(layer);
-                    choices = chosen;
                 }
                 Err(e) => errors.push(e),
             }
         }
-        // A misnamed alternative does not stop the rest being checked.
-        let mut misnamed = Vec::new();
-        let offered = offered(&self.layers, &mut misnamed);
-        let mut picked = Vec::new();
-        for choice in &choices {
-            let found = offered
-                .iter()
-                .position(|a| a.reading == choice.reading && a.name == choice.name);
-            match found {
-                Some(i) => picked.push(i),
-                None if choice.name == "default" => {}
-                None => errors.push(choice.unknown(&offered, set.as_ref())),
-            }
+        if !errors.is_empty() {
+            return Err(failed(errors, late));
         }
         let board_set = set.as_ref().is_some_and(|l| !l.tree.blocks.is_empty());
         let with = |chosen: &[usize]| {
@@ -305,52 +304,55 @@ impl Loader {
             layers.extend(set.clone());
             lower::lower(&layers)
         };
-        if errors.is_empty() {
-            match with(&[]) {
-                Ok(default) => {
-                    let mut alternatives = Vec::new();
-                    for (i, alternative) in offered.iter().enumerate() {
-                        match with(&[i]) {
-                            Ok(rules) => alternatives.push(rules::Alternative {
-                                reading: alternative.reading,
-                                name: alternative.name.clone(),
-                                file: self.layers[alternative.layer].file.name.clone(),
-                                chosen: picked.contains(&i),
-                                changes: rules::diff::differences(&default, &rules),
-                            }),
-                            // On a board the command line changed, an alternative not
-                            // chosen that does not fit it is left out, not an error: the
-                            // file's own board is where it is checked.
-                            Err(_) if board_set && !picked.contains(&i) => {}
-                            Err(found) => errors.extend(found),
-                        }
-                    }
-                    let chosen = if picked.is_empty() {
-                        Ok(default)
-                    } else {
-                        with(&picked)
-                    };
-                    match chosen {
-                        Ok(mut rules)
-                            if errors.is_empty() && misnamed.is_empty() && no_game.is_none() =>
-                        {
-                            rules.alternatives = alternatives;
-                            return Ok(rules);
-                        }
-                        Ok(_) => {}
-                        Err(found) => errors.extend(found),
+        let default = match with(&[]) {
+            Ok(default) => default,
+            Err(found) => return Err(failed(found, late)),
+        };
+        let mut alternatives = Vec::new();
+        let mut chosen_alone = None;
+        for (i, alternative) in offered.iter().enumerate() {
+            match with(&[i]) {
+                Ok(rules) => {
+                    alternatives.push(rules::Alternative {
+                        reading: alternative.reading,
+                        name: alternative.name.clone(),
+                        file: self.layers[alternative.layer].file.name.clone(),
+                        chosen: picked.contains(&i),
+                        changes: rules::diff::differences(&default, &rules),
+                    });
+                    if picked == [i] {
+                        chosen_alone = Some(rules);
                     }
                 }
-                Err(found) => errors = found,
+                // On a board the command line changed, an alternative not chosen that does not
+                // fit it is left out, not an error: the file's own board is where it is checked.
+                Err(_) if board_set && !picked.contains(&i) => {}
+                Err(found) => errors.extend(found),
             }
         }
-        errors.extend(no_game);
-        errors.append(&mut misnamed);
-        errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
-        // An error in the files is found again by every alternative's lowering: shown once.
-        errors.dedup_by(|a, b| a.file.name == b.file.name && a.span == b.span && a.kind == b.kind);
-        Err(CompileErrors(errors))
+        let chosen = match (picked.len(), chosen_alone) {
+            (0, _) => Ok(default),
+            (_, Some(rules)) => Ok(rules),
+            _ => with(&picked),
+        };
+        match chosen {
+            Ok(mut rules) if errors.is_empty() && late.is_empty() => {
+                rules.alternatives = alternatives;
+                Ok(rules)
+            }
+            Ok(_) => Err(failed(errors, late)),
+            Err(found) => Err(failed([errors, found].concat(), late)),
+        }
     }
+}
+
+/// Every error found, in file order, each once: an error in the files is found again by every
+/// alternative's lowering.
+fn failed(mut errors: Vec<CompileError>, late: Vec<CompileError>) -> CompileErrors {
+    errors.extend(late);
+    errors.sort_by(|a, b| (&a.file.name, a.span.start).cmp(&(&b.file.name, b.span.start)));
+    errors.dedup_by(|a, b| a.file.name == b.file.name && a.span == b.span && a.kind == b.kind);
+    CompileErrors(errors)
 }
 
 /// An alternative a file offers: where, and what it says.
@@ -431,8 +433,9 @@ struct Choice {
 }
 
 impl Choice {
-    /// The error for a choice no file offers, listing those it could have been.
-    fn unknown(&self, offered: &[Offered<'_>], set: Option<&Layer>) -> CompileError {
+    /// The error for a choice no file offers, listing those it could have been; `set` is the
+    /// `--set` file it is written in.
+    fn unknown(&self, offered: &[Offered<'_>], set: &SourceFile) -> CompileError {
         let names: Vec<String> = offered
             .iter()
             .filter(|a| a.reading == self.reading)
@@ -448,7 +451,7 @@ impl Choice {
             )
         };
         CompileError {
-            file: set.map_or_else(|| SourceFile::new("--set", ""), |l| l.file.clone()),
+            file: set.clone(),
             span: self.span,
             kind: CompileErrorKind::BadSetting {
                 setting: format!("R{}={}", self.reading, self.name),

@@ -68,13 +68,12 @@ fn to_first(point: &Point, starter: Side) -> Option<(i32, &'static str)> {
     if over_at_start(&point.found) {
         return None;
     }
-    let sign = if starter == Side::South { 1 } else { -1 };
     let winner = match solution.value.winner() {
         Some(side) if side == starter => "first",
         Some(_) => "second",
         None => "draw",
     };
-    Some((sign * solution.value.margin, winner))
+    Some((solution.value.margin_to(starter), winner))
 }
 
 /// Whether a solved board's game is over before its first move (no legal first move): its

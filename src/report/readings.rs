@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use super::analysis::{for_each_row, mean_interval};
+use super::analysis::{for_each_row, Mean};
 use super::chart::{self, Bars, Chart, Plot, Scale};
 use super::compare::{percent, write_table};
 use super::document::{self, Block};
@@ -169,6 +169,13 @@ impl Measure {
     }
 }
 
+/// In the CSV files, a measure is its name.
+impl Serialize for Measure {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// One game's measures, in [`Measure::ALL`] order.
 type Observation = [f64; 4];
 
@@ -223,24 +230,28 @@ impl Games {
         measure: Measure,
     ) -> ((f64, f64, f64), u64) {
         let k = measure as usize;
-        let games = self.cells.get(&(combination, pairing));
-        let values = games.into_iter().flat_map(|g| g.values().map(|o| o[k]));
-        let (mut sum, mut squares, mut n) = (0.0, 0.0, 0u64);
-        for x in values {
-            sum += x;
-            squares += x * x;
-            n += 1;
+        let mut mean = Mean::default();
+        for game in self
+            .cells
+            .get(&(combination, pairing))
+            .into_iter()
+            .flatten()
+        {
+            mean.add(game.1[k]);
         }
+        let n = mean.count();
         let estimate = if measure.is_share() {
-            wilson(sum as u64, n, Z95)
+            // The share's games, counted back from the mean of 0s and 1s.
+            let k = (mean.interval().0 * n as f64).round() as u64;
+            wilson(k, n, Z95)
         } else {
-            mean_interval(sum, squares, n as f64)
+            mean.interval()
         };
         (estimate, n)
     }
 
-    /// The paired contrast `Σ sign · x(combination)` over `terms`, game by game on the same
-    /// seeds; averaged over the terms' sets first, so that each game index counts once.
+    /// The paired contrast `Σ sign · x(combination)` of each of `sets`, game by game on the
+    /// same seeds; averaged over the sets first, so that each game index counts once.
     fn contrast(&self, sets: &[Vec<(usize, f64)>], pairing: usize, measure: Measure) -> Effect {
         let k = measure as usize;
         let mut by_game: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
@@ -284,25 +295,22 @@ struct Effect {
 
 impl Effect {
     fn of(differences: impl Iterator<Item = f64>) -> Effect {
-        let (mut sum, mut squares, mut n) = (0.0, 0.0, 0.0);
-        for d in differences {
-            sum += d;
-            squares += d * d;
-            n += 1.0;
-        }
-        let (mean, low, high) = mean_interval(sum, squares, n);
+        let mut all = Mean::default();
+        differences.for_each(|d| all.add(d));
+        let n = all.count();
+        let (mean, low, high) = all.interval();
         let se = (high - mean) / Z95;
         let (z, p) = if se > 0.0 {
             let z = mean / se;
             (z, (2.0 * normal_tail(z.abs())).min(1.0))
-        } else if mean == 0.0 || n < 2.0 {
+        } else if mean == 0.0 || n < 2 {
             (0.0, 1.0)
         } else {
             // Every game moved by the same amount: no doubt is left.
             (f64::INFINITY * mean.signum(), 0.0)
         };
         Effect {
-            n: n as u64,
+            n,
             mean,
             low,
             high,
@@ -331,7 +339,7 @@ struct EffectRow {
     effect: &'static str,
     change: String,
     agents: String,
-    measure: &'static str,
+    measure: Measure,
     games: u64,
     difference: f64,
     low: f64,
@@ -606,7 +614,7 @@ fn effects(
                     effect: change.effect,
                     change: change.label.clone(),
                     agents: pairing.clone(),
-                    measure: m.name(),
+                    measure: m,
                     games: e.n,
                     difference: e.mean,
                     low: e.low,
@@ -660,7 +668,7 @@ fn moved(rows: &[EffectRow]) -> String {
         .iter()
         .filter(|r| r.effect == "main" && r.p_holm < 0.05)
         .map(|r| {
-            let m = measure_of(r);
+            let m = r.measure;
             let way = if r.difference > 0.0 {
                 "raises"
             } else {
@@ -688,14 +696,6 @@ fn moved(rows: &[EffectRow]) -> String {
     }
 }
 
-/// The measure an effects row is of.
-fn measure_of(row: &EffectRow) -> Measure {
-    Measure::ALL
-        .into_iter()
-        .find(|m| m.name() == row.measure)
-        .expect("rows name their measure")
-}
-
 /// The effects tables' header: the change, the agents, then a column a measure.
 fn effect_header() -> Vec<String> {
     let mut header = vec!["change".to_string(), "agents".to_string()];
@@ -707,16 +707,14 @@ fn effect_header() -> Vec<String> {
 /// rows with a measure significant at 5% after Holm's correction.
 fn effect_table(rows: &[EffectRow], effect: &str, significant: bool) -> Vec<Vec<String>> {
     let rows: Vec<&EffectRow> = rows.iter().filter(|r| r.effect == effect).collect();
-    rows.chunks(Measure::ALL.len())
+    rows.chunk_by(|a, b| (&a.change, &a.agents) == (&b.change, &b.agents))
         .filter(|cells| !significant || cells.iter().any(|r| r.p_holm < 0.05))
         .map(|cells| {
             let mut line = vec![cells[0].change.clone(), cells[0].agents.clone()];
-            for (m, r) in Measure::ALL.iter().zip(cells) {
+            for r in cells {
                 let star = if r.p_holm < 0.05 { " *" } else { "" };
-                line.push(format!(
-                    "{}{star}",
-                    signed(*m, (r.difference, r.low, r.high))
-                ));
+                let difference = signed(r.measure, (r.difference, r.low, r.high));
+                line.push(format!("{difference}{star}"));
             }
             line
         })
@@ -760,7 +758,7 @@ fn effect_chart(
                 .iter()
                 .map(|c| {
                     rows.iter()
-                        .find(|r| &r.change == c && &r.agents == a && r.measure == measure.name())
+                        .find(|r| &r.change == c && &r.agents == a && r.measure == measure)
                         .filter(|r| r.games > 0)
                         .map(|r| (r.difference, r.low, r.high))
                 })

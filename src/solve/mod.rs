@@ -145,6 +145,14 @@ impl Value {
         }
     }
 
+    /// The margin to `side`: its final store less the other's.
+    pub fn margin_to(self, side: Side) -> i32 {
+        match side {
+            Side::South => self.margin,
+            Side::North => -self.margin,
+        }
+    }
+
     /// `South wins by 4`, `North wins by 2`, `a draw`.
     pub fn verdict(self) -> String {
         match self.winner() {

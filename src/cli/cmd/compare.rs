@@ -15,7 +15,7 @@ use crate::report;
 use crate::report::error::ReportError;
 use crate::report::variants::Carried;
 use crate::rules::explain::Section;
-use crate::rules::{Rules, Side};
+use crate::rules::Rules;
 use crate::sim::output::Finish;
 use crate::solve;
 
@@ -130,16 +130,11 @@ pub fn balance(args: &BalanceArgs, console: &mut Console<'_>) -> Result<Outcome,
     plan.info.command = command.clone();
     let ladder: Vec<String> = rungs.iter().map(ToString::to_string).collect();
     // The ground truth beside the estimates, where the board is small enough to solve soon.
-    let limits = solve::Limits {
-        max_states: Some(1_000_000),
-        max_nodes: Some(5_000_000),
-        ..solve::Limits::default()
-    };
     let exact: Vec<String> = plan
         .experiment
         .variants
         .iter()
-        .map(|(_, rules)| match solve::solve(rules, limits) {
+        .map(|(_, rules)| match solve::solve(rules, quick_solve()) {
             Ok(solution) => format!(
                 "{} with perfect play (exact, by `sowlab solve`)",
                 solution.value.verdict()
@@ -348,18 +343,25 @@ fn sample(all: Vec<Vec<usize>>, most: usize, seed: u64) -> Vec<Vec<usize>> {
     keep.into_iter().map(|(_, c)| c).collect()
 }
 
-/// Each combination's exact value on a `holes`×`seeds` board, within a budget that keeps the
-/// report quick.
+/// The budget of the exact values a report shows beside its estimates: small enough boards
+/// are solved in about a second, larger ones are said to be beyond it.
+fn quick_solve() -> solve::Limits {
+    solve::Limits {
+        max_states: Some(1_000_000),
+        max_nodes: Some(5_000_000),
+        ..solve::Limits::default()
+    }
+}
+
+/// Each combination's exact value on a `holes`×`seeds` board, within [`quick_solve`]'s budget.
 fn exact_values(
     sources: &[Source],
     (holes, seeds): (u16, u16),
 ) -> Result<Vec<report::readings::Exact>, Error> {
     let limits = solve::Limits {
-        max_states: Some(1_000_000),
-        max_nodes: Some(5_000_000),
         // Single games are what the run plays.
         single_game: true,
-        ..solve::Limits::default()
+        ..quick_solve()
     };
     let board = format!("{holes}×{seeds}");
     sources
@@ -374,14 +376,9 @@ fn exact_values(
                     Ok(solution) if solution.moves.is_empty() => {
                         Err("the game is over before its first move".to_string())
                     }
-                    Ok(solution) => {
-                        let sign = if rules.program.board.starter == Side::South {
-                            1
-                        } else {
-                            -1
-                        };
-                        Ok(i64::from(sign * solution.value.margin))
-                    }
+                    Ok(solution) => Ok(i64::from(
+                        solution.value.margin_to(rules.program.board.starter),
+                    )),
                     Err(e) => Err(e.to_string()),
                 },
                 Err(Error::Compile(e)) => Err(format!("no such board: {}", e.0[0].kind)),
