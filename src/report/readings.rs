@@ -378,7 +378,8 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
             info.games
         )),
     ];
-    blocks.extend(variants::banner(&endings));
+    // The shared banner speaks of rates over finished games; here stopped games are scored.
+    blocks.extend(stopped_warning(design, &games, agents.len()));
     blocks.push(Block::Heading(2, "How this was made".into()));
     blocks.push(Block::Code(setup.command.to_string()));
     blocks.push(Block::Paragraph(format!(
@@ -399,6 +400,28 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
     write_rows(dir, design, &rows)?;
     write_table(dir, "effects.csv", &effect_rows)?;
     Ok(document::write_pages(dir, "sowlab readings", &blocks)?)
+}
+
+/// A warning where games stopped by the move cap or a repetition weigh on the scores: those
+/// games count as the file scores them, not as finished play.
+fn stopped_warning(design: &Design, games: &Games, pairings: usize) -> Option<Block> {
+    let mut worst = 0.0_f64;
+    let mut affected = 0;
+    for c in 0..design.combinations.len() {
+        let most = (0..pairings)
+            .map(|p| games.estimate(c, p, Measure::Unfinished).0 .0)
+            .fold(0.0, f64::max);
+        worst = worst.max(most);
+        affected += usize::from(most > FINISHES);
+    }
+    (affected > 0).then(|| {
+        Block::Warning(format!(
+            "In {affected} of the {} combinations more than {} of the games under some pairing were stopped by the move cap or a repetition (up to {}). Their scores count those games as the file scores stopped games (R10), not as games played to an end: read them with the share of stopped games beside them.",
+            design.combinations.len(),
+            percent(FINISHES),
+            percent(worst)
+        ))
+    })
 }
 
 /// The readings varied, each level with the rules it changes.
@@ -842,6 +865,7 @@ fn exact_section(design: &Design, exact: &[Exact]) -> Vec<Block> {
         .zip(exact)
         .map(|(c, e)| {
             let value = match &e.value {
+                Ok(0) => "0".to_string(),
                 Ok(v) => format!("{v:+}"),
                 Err(why) => format!("not solved: {why}"),
             };

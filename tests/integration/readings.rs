@@ -291,3 +291,44 @@ fn a_sampled_design_keeps_every_alternative_alone() {
     }
     assert_eq!(first, combinations("5"));
 }
+
+/// A game random play seldom finishes (Bule Perga: most games stop at the third repetition):
+/// the page warns that the scores count stopped games as the file scores them, and does not
+/// speak of rates over finished games, which this report does not give.
+#[test]
+fn readings_of_a_game_that_seldom_ends_says_its_scores_count_stopped_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("bule-perga.sow");
+    let text = std::fs::read_to_string(path("variants/catalogue/bule-perga.sow")).unwrap();
+    let alternative = "\nalternative R10 \"draw\" {\n  end {\n    unfinished: draw\n  }\n}\n";
+    std::fs::write(&file, text + alternative).unwrap();
+    let out = tmp.path().join("r");
+    sowlab()
+        .arg("readings")
+        .arg(&file)
+        .args([
+            "--games",
+            "20",
+            "--agents",
+            "random,random",
+            "--no-exact",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(out.join("index.md")).unwrap();
+    assert!(
+        page.contains("> **Warning:** In 2 of the 2 combinations more than 5.0% of the games"),
+        "{page}"
+    );
+    assert!(!page.contains("its win rates rest on"), "{page}");
+    let table = rows(&out.join("readings.csv"));
+    let stopped: f64 = table
+        .iter()
+        .find(|r| r["combination"] == "all default" && r["measure"] == "unfinished_share")
+        .unwrap()["value"]
+        .parse()
+        .unwrap();
+    assert!(stopped > 0.5, "{stopped}");
+}
