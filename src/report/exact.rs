@@ -19,6 +19,9 @@ pub struct Walked {
     pub name: String,
     /// Its file, as given.
     pub file: String,
+    /// The alternative reading chosen, as `--set` takes it (`R2=after the move`); none for
+    /// the file's own readings.
+    pub alternative: Option<String>,
     /// Its rules hash on its own board.
     pub rules_hash: String,
     /// The readings it rests on, by number.
@@ -44,6 +47,7 @@ pub struct Setup<'a> {
 struct Row<'a> {
     variant: &'a str,
     file: &'a str,
+    alternative: &'a str,
     holes_per_row: u32,
     seeds_per_hole: u32,
     seeds: u32,
@@ -111,6 +115,7 @@ pub fn write(dir: &mut OutDir, setup: &Setup<'_>) -> Result<(), ReportError> {
             rows.push(Row {
                 variant: &v.name,
                 file: &v.file,
+                alternative: v.alternative.as_deref().unwrap_or(""),
                 holes_per_row: p.holes,
                 seeds_per_hole: p.seeds,
                 seeds: 2 * p.holes * p.seeds,
@@ -287,11 +292,12 @@ fn share_chart(setup: &Setup<'_>, holes: u32, seeds: &[u32]) -> Option<Chart> {
 }
 
 /// The readings each file rests on: a value of such a file is the value under those
-/// readings; the alternatives shipped as files of their own are rows of their own.
+/// readings; the alternatives a file offers, and those shipped as files of their own, are
+/// rows of their own.
 fn readings_section(variants: &[Walked]) -> Vec<Block> {
     let items: Vec<String> = variants
         .iter()
-        .filter(|v| !v.readings.is_empty())
+        .filter(|v| !v.readings.is_empty() && v.alternative.is_none())
         .map(|v| {
             let numbers: Vec<String> = v.readings.iter().map(|n| format!("R{n}")).collect();
             format!("{} (`{}`): {}", v.name, v.file, numbers.join(", "))
@@ -302,7 +308,7 @@ fn readings_section(variants: &[Walked]) -> Vec<Block> {
     }
     vec![
         Block::Heading(2, "Readings".into()),
-        Block::Paragraph("These files rest on editorial readings (docs/readings.md): each value above is the value under the readings the file takes. Where another reading is shipped as a file of its own (the `-r7-…` files, say), its values are its own rows, and the two rows side by side show what the reading changes.".into()),
+        Block::Paragraph("These files rest on editorial readings (docs/readings.md): each value above is the value under the readings the file takes. Where a file offers other readings (its `alternative` blocks, docs/language.md), each that a single game can tell apart is walked as a row of its own, named after the reading and the alternative (`Hoyito I (R2: after the move)` is `--set R2=\"after the move\"`; `values.csv` gives it in its `alternative` column); an alternative of match rules alone is not, as a single game never reaches them. Where another reading is shipped as a file of its own (the `-r7-…` files, say), its values are its own rows too, and the rows side by side show what the reading changes.".into()),
         Block::List(items),
     ]
 }

@@ -423,6 +423,16 @@ pub struct Alternative {
     pub changes: Vec<diff::Difference>,
 }
 
+impl Alternative {
+    /// Whether it changes match rules alone: a single game never reaches them, so single
+    /// games played or solved under it are the file's own.
+    pub fn match_only(&self) -> bool {
+        self.changes
+            .iter()
+            .all(|d| d.section == explain::Section::Match)
+    }
+}
+
 impl Rules {
     /// Builds the derived tables for `program`. `lang` is the usual way in; this is public so
     /// tests and tools can tweak a program and rebuild.

@@ -124,6 +124,10 @@ pub struct Progress {
     pub entries: u64,
     /// Table slots in all.
     pub capacity: u64,
+    /// First moves whose exact value is found, all threads together.
+    pub first_moves_solved: usize,
+    /// First moves in all.
+    pub first_moves: usize,
 }
 
 /// The value of a position to South: the result first, then the margin.

@@ -7,6 +7,7 @@ use super::{Limits, Progress, Solution, SolveError, Value, MAX_DEPTH};
 use crate::agents::alphabeta::Bound;
 use crate::engine::{EndReason, Game, Move, Position};
 use crate::rules::{Direction, DirectionRule, Side};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What the table's key holds beyond the board and the memories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +85,8 @@ pub(super) fn search_root(
         bytes: limits.memory,
     };
     let quiet = |_| {};
+    let roots = Roots::default();
+    let roots = &roots;
     let mut solvers = (0..threads)
         .map(|i| {
             let table = Table::new(limits.memory / threads as u64, table_slots);
@@ -105,6 +108,7 @@ pub(super) fn search_root(
                 recurrences: 0,
                 depth: 0,
                 spare: Vec::new(),
+                roots,
                 // One thread tells how far the search has gone.
                 progress: if i == 0 { progress } else { &quiet },
             })
@@ -172,7 +176,16 @@ struct Solver<'r, 'p> {
     depth: usize,
     /// Games to play children in, kept to reuse their memory.
     spare: Vec<Game<'r>>,
+    roots: &'p Roots,
     progress: &'p (dyn Fn(Progress) + Sync),
+}
+
+/// How many of the first moves have their exact value, all threads together: what progress
+/// tells of a search too long to watch by its nodes alone.
+#[derive(Default)]
+struct Roots {
+    solved: AtomicUsize,
+    of: AtomicUsize,
 }
 
 /// The value of the start position, the exact value of each first move, and a line of
@@ -192,6 +205,8 @@ fn root<'r>(solvers: &mut [Solver<'r, '_>], start: &Game<'r>) -> Result<Found, S
     }
     let order = Order::of(&mut game, None, first.backwards);
     let moves: Vec<Move> = order.moves().iter().map(|&(_, mv)| mv).collect();
+    first.roots.of.store(moves.len(), Ordering::Relaxed);
+    first.roots.solved.store(0, Ordering::Relaxed);
     // Every so many first moves to each thread: node counts the same from run to run (taking
     // the next move not yet taken balanced the work no better: Kalah(6,3) 10.8 s against 9.0).
     let threads = rest.len() + 1;
@@ -236,6 +251,7 @@ impl<'r> Solver<'r, '_> {
         for &mv in moves {
             guess = self.exact(game, mv, guess)?;
             values.push((mv, guess));
+            self.roots.solved.fetch_add(1, Ordering::Relaxed);
         }
         Ok(values)
     }
@@ -372,6 +388,8 @@ impl<'r> Solver<'r, '_> {
                 nodes: self.nodes,
                 entries: self.table.len(),
                 capacity: self.table.capacity(),
+                first_moves_solved: self.roots.solved.load(Ordering::Relaxed),
+                first_moves: self.roots.of.load(Ordering::Relaxed),
             });
         }
         if !self.keying.stretch && !self.forward(parent, child.position()) {

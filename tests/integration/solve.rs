@@ -622,7 +622,7 @@ fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            format!("{}x{} {} {}", f[2], f[3], f[6], f[8])
+            format!("{}x{} {} {}", f[3], f[4], f[7], f[9])
         })
         .collect();
     // Kalah(2,1) +2 as `solve` finds it; (3,2) takes 609 nodes, (3,3) 4,376, (4,1) 382.
@@ -641,6 +641,52 @@ fn exact_values_walk_the_grid_within_the_budget_and_are_made_again_byte_for_byte
             "5x2 beyond-budget ",
         ]
     );
+}
+
+/// A file's alternative readings are rows of their own, each the value `solve` finds with
+/// that alternative chosen (a single game: the file has match rules): Ali Guli Mane's R17 (the direction chosen each turn) turns its
+/// 3 × 2 board from +8 to +12.
+#[test]
+fn exact_values_walk_each_alternative_reading() {
+    let file = "variants/catalogue/ali-guli-mane.sow";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("exact");
+    sowlab()
+        .args(["exact", file, "--holes", "3..3", "--seeds", "1..2"])
+        .args(["--single-game", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let values = std::fs::read_to_string(out.join("values.csv")).unwrap();
+    let rows: Vec<String> = values
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{} [{}] {}x{} {}", f[0], f[2], f[3], f[4], f[9])
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "Ali Guli Mane [] 3x1 6",
+            "Ali Guli Mane [] 3x2 8",
+            "Ali Guli Mane (R17: chosen each turn) [R17=chosen each turn] 3x1 6",
+            "Ali Guli Mane (R17: chosen each turn) [R17=chosen each turn] 3x2 12",
+        ]
+    );
+    for (chosen, margin) in [("R17=default", 8), ("R17=chosen each turn", 12)] {
+        let solved = sowlab()
+            .args(["solve", file, "--set", "holes=3", "--set", "seeds=2"])
+            .args(["--set", chosen, "--single-game", "--json"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&solved).unwrap();
+        assert_eq!(json["margin"], margin, "{chosen}");
+    }
 }
 
 /// `reports/exact-values/` is what its command makes: the rows of a few of its games, made

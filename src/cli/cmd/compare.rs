@@ -14,7 +14,6 @@ use crate::outdir::{self, Kind, OutDir, OutDirError};
 use crate::report;
 use crate::report::error::ReportError;
 use crate::report::variants::Carried;
-use crate::rules::explain::Section;
 use crate::rules::Rules;
 use crate::sim::output::Finish;
 use crate::solve;
@@ -235,7 +234,7 @@ fn design(
         }
         // Single games never reach the match rules: an alternative of those alone changes
         // nothing here.
-        if a.changes.iter().all(|d| d.section == Section::Match) {
+        if a.match_only() {
             notes.push(format!(
                 "R{} \"{}\" changes only match rules, and single games are played: left out.",
                 a.reading, a.name

@@ -8,18 +8,36 @@ use rayon::prelude::*;
 use super::super::args::ExactArgs;
 use super::super::closing::{Closing, Wrote};
 use super::super::{load_rules, Console, Error, Outcome};
+use std::path::Path;
+
 use crate::lang::Setting;
 use crate::made;
 use crate::report::exact::{self, Walked};
+use crate::rules::Rules;
 use crate::solve::grid::{self, Found, Grid};
 
 /// Solves the grid for every variant, then writes the report in place of `--out`.
 pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
     let files = super::variant_files(&args.variants, console)?;
-    let compiled = files
-        .iter()
-        .map(|file| Ok((file, load_rules(file, &[])?)))
-        .collect::<Result<Vec<_>, Error>>()?;
+    let mut units = Vec::new();
+    for file in &files {
+        let rules = load_rules(file, &[])?;
+        let alternatives = play_alternatives(&rules);
+        units.push(Unit {
+            file,
+            rules,
+            alternative: None,
+        });
+        for (reading, name) in alternatives {
+            let chosen = format!("R{reading}={name}");
+            let set = [chosen.parse::<Setting>().expect("a reading's name parses")];
+            units.push(Unit {
+                file,
+                rules: load_rules(file, &set)?,
+                alternative: Some((reading, name)),
+            });
+        }
+    }
     let grid = Grid {
         holes: args.holes.clone(),
         seeds: args.seeds.clone(),
@@ -50,13 +68,20 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let spinner = super::super::progress::spinner("solving", console.terminal);
     let done = AtomicU64::new(0);
     let variants: Vec<Walked> = pool.install(|| {
-        compiled
+        units
             .par_iter()
-            .map(|(file, rules)| {
+            .map(|unit| {
+                let chosen = unit
+                    .alternative
+                    .as_ref()
+                    .map(|(n, name)| format!("R{n}={name}"));
                 let board = |holes: u32, seeds: u32| {
-                    let set = [format!("holes={holes}"), format!("seeds={seeds}")]
-                        .map(|s| s.parse::<Setting>().expect("a setting in range"));
-                    load_rules(file, &set).map_err(|e| e.to_string())
+                    let set: Vec<Setting> = [format!("holes={holes}"), format!("seeds={seeds}")]
+                        .into_iter()
+                        .chain(chosen.clone())
+                        .map(|s| s.parse::<Setting>().expect("a setting in range"))
+                        .collect();
+                    load_rules(unit.file, &set).map_err(|e| e.to_string())
                 };
                 let points = grid::walk(board, &grid);
                 let solved = points
@@ -65,9 +90,15 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                     .count() as u64;
                 let total = done.fetch_add(solved, Ordering::Relaxed) + solved;
                 spinner.set_message(format!("{total} boards solved"));
+                let rules = &unit.rules;
+                let name = &rules.provenance.name;
                 Walked {
-                    name: rules.provenance.name.clone(),
-                    file: file.display().to_string(),
+                    name: match &unit.alternative {
+                        Some((n, alternative)) => format!("{name} (R{n}: {alternative})"),
+                        None => name.clone(),
+                    },
+                    file: unit.file.display().to_string(),
+                    alternative: chosen,
                     rules_hash: rules.hash(),
                     readings: rules.reading_numbers(),
                     starter: rules.program.board.starter,
@@ -91,6 +122,24 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         dir: dir.path().to_path_buf(),
         files: dir.finish()?,
     }))
+}
+
+/// A row of the report: a file under its own readings, or with one alternative chosen.
+struct Unit<'a> {
+    file: &'a Path,
+    rules: Rules,
+    alternative: Option<(u16, String)>,
+}
+
+/// The alternatives `rules` offers that a single game can tell apart from the file's own
+/// readings (an alternative of match rules alone cannot), by reading and name.
+fn play_alternatives(rules: &Rules) -> Vec<(u16, String)> {
+    rules
+        .alternatives
+        .iter()
+        .filter(|a| !a.match_only())
+        .map(|a| (a.reading, a.name.clone()))
+        .collect()
 }
 
 /// `256M`: a memory size as `--memory` takes it, in the largest binary unit that divides it.

@@ -73,8 +73,10 @@ pub fn run(args: &SolveArgs, console: &mut Console<'_>) -> Result<Outcome, Error
     let spinner = super::super::progress::spinner("solving", console.terminal);
     let report = |p: solve::Progress| {
         spinner.set_message(format!(
-            "{} nodes, table {:.0}% full",
+            "{} nodes, {} of {} first moves solved, table {:.0}% full",
             p.nodes,
+            p.first_moves_solved,
+            p.first_moves,
             100.0 * p.entries as f64 / p.capacity as f64
         ));
     };
