@@ -73,8 +73,9 @@ const FIRST_BUCKETS: usize = 1 << 18;
 /// The table: `buckets` buckets of two slots, each `[board low, board high, rest, entry]`,
 /// in memory mapped for it alone, zeroed by the system as the search first touches it, in
 /// huge pages where the system gives them (most probes miss the processor's caches; huge pages
-/// spare them a walk of the page tables too). It starts small and doubles when half full, up to
-/// its limit: a search that needs little memory does not pay to map much.
+/// spare them a walk of the page tables too). It starts small and doubles in place when half
+/// full, up to its limit, in memory mapped for the limit: a search that needs little memory
+/// touches little, and the table never takes more than its limit, growing or not.
 pub(super) struct Table {
     memory: memmap2::MmapMut,
     /// Buckets less one: a power of two less one.
@@ -87,17 +88,27 @@ pub(super) struct Table {
 
 impl Table {
     /// A table that grows to the largest power of two of buckets within `bytes` bytes and
-    /// `slots` slots (at least one bucket).
+    /// `slots` slots (at least one bucket). Its memory is mapped whole at once but written
+    /// only as far as the table has grown, and the system gives a page memory when it is
+    /// first written: a small search uses little, and growing never holds two tables.
     ///
     /// # Errors
-    /// When the system cannot map its first memory.
+    /// When the system cannot map even the first buckets.
     pub fn new(bytes: u64, slots: u64) -> std::io::Result<Table> {
         let fits = (bytes / SLOT_BYTES).min(slots).max(2) / 2;
         // The largest power of two at most `fits`.
-        let most = 1usize << (63 - fits.leading_zeros());
+        let mut most = 1usize << (63 - fits.leading_zeros());
         let buckets = most.min(FIRST_BUCKETS);
+        // Where the system will not map so much, the table grows less far.
+        let memory = loop {
+            match map(most) {
+                Ok(memory) => break memory,
+                Err(_) if most > buckets => most /= 2,
+                Err(e) => return Err(e),
+            }
+        };
         Ok(Table {
-            memory: map(buckets)?,
+            memory,
             mask: buckets - 1,
             most,
             used: 0,
@@ -114,7 +125,7 @@ impl Table {
         self.used
     }
 
-    /// Empties every slot, by mapping fresh memory of the first size.
+    /// Empties every slot, by mapping fresh memory and starting again at the first size.
     ///
     /// # Errors
     /// When the system cannot map the memory again.
@@ -124,30 +135,39 @@ impl Table {
         Ok(())
     }
 
-    /// Twice the buckets, every entry moved to its new bucket: an entry of old bucket `b`
-    /// goes to `b` or `b + buckets`, so none is lost. Where the system will not map more, the
-    /// table stays as it is and stops growing.
+    /// Twice the buckets, in place: an entry of bucket `b` stays or moves to `b + buckets`,
+    /// a bucket never written before, so none is lost. Each bucket's entries keep their order
+    /// from its first slot, as if every entry had been put again in slot order: which entry a
+    /// full bucket gives up on a tie, and so the nodes a search plays, are what they were
+    /// when the table grew by copying into fresh memory.
     fn grow(&mut self) {
-        let buckets = 2 * (self.mask + 1);
-        let Ok(memory) = map(buckets) else {
-            self.most = self.mask + 1;
-            return;
-        };
-        let old = std::mem::replace(&mut self.memory, memory);
-        self.mask = buckets - 1;
-        for slot in bytemuck::cast_slice::<u8, u64>(&old).chunks_exact(SLOT_WORDS) {
-            if slot[3] != 0 {
+        let buckets = self.mask + 1;
+        self.mask = 2 * buckets - 1;
+        let mask = self.mask;
+        let words = self.words_mut();
+        for first in (0..buckets * BUCKET_WORDS).step_by(BUCKET_WORDS) {
+            let mut kept = first;
+            for at in [first, first + SLOT_WORDS] {
+                if words[at + 3] == 0 {
+                    continue;
+                }
                 let key = Key {
-                    board: u128::from(slot[0]) | u128::from(slot[1]) << 64,
-                    rest: slot[2],
+                    board: u128::from(words[at]) | u128::from(words[at + 1]) << 64,
+                    rest: words[at + 2],
                 };
-                let bucket = self.bucket(key);
-                let words = self.words_mut();
-                let free = (0..2)
-                    .map(|i| bucket + i * SLOT_WORDS)
-                    .find(|&at| words[at + 3] == 0)
-                    .expect("a bucket takes the entries of one old bucket at most");
-                words[free..free + SLOT_WORDS].copy_from_slice(slot);
+                let bucket = bucket_of(key, mask);
+                let to = if bucket == first {
+                    kept += SLOT_WORDS;
+                    kept - SLOT_WORDS
+                } else if words[bucket + 3] == 0 {
+                    bucket
+                } else {
+                    bucket + SLOT_WORDS
+                };
+                if to != at {
+                    words.copy_within(at..at + SLOT_WORDS, to);
+                    words[at..at + SLOT_WORDS].fill(0);
+                }
             }
         }
     }
@@ -200,9 +220,14 @@ impl Table {
 
     /// The first word of `key`'s bucket.
     fn bucket(&self, key: Key) -> usize {
-        let hash = mix(key.board as u64 ^ mix((key.board >> 64) as u64 ^ mix(key.rest)));
-        (hash as usize & self.mask) * BUCKET_WORDS
+        bucket_of(key, self.mask)
     }
+}
+
+/// The first word of `key`'s bucket in a table of `mask + 1` buckets.
+fn bucket_of(key: Key, mask: usize) -> usize {
+    let hash = mix(key.board as u64 ^ mix((key.board >> 64) as u64 ^ mix(key.rest)));
+    (hash as usize & mask) * BUCKET_WORDS
 }
 
 /// Zeroed memory for `buckets` buckets.
@@ -279,6 +304,50 @@ mod tests {
             small.put(key(n), entry(n as i32, 1));
         }
         assert_eq!(small.capacity(), 64);
+    }
+
+    /// Growing in place leaves each bucket as putting its entries again, in slot order, into
+    /// fresh memory would: the entries staying first, those moving in the new bucket, each
+    /// from its first slot.
+    #[test]
+    fn growing_in_place_keeps_each_buckets_order() {
+        let mut table = Table::new(1 << 30, 1 << 22).expect("a map");
+        let key = |n: u64| Key {
+            board: u128::from(mix(n)),
+            rest: n,
+        };
+        let buckets = table.mask + 1;
+        for n in 0..table.capacity() / 2 {
+            table.put(key(n), entry(n as i32, (n % 3) as u8));
+        }
+        assert_eq!(table.mask + 1, buckets, "not yet grown");
+        let before = table.words()[..buckets * BUCKET_WORDS].to_vec();
+        table.grow();
+        let words = table.words();
+        let slot = |w: &[u64], at: usize| w[at..at + SLOT_WORDS].to_vec();
+        for first in (0..buckets * BUCKET_WORDS).step_by(BUCKET_WORDS) {
+            let old: Vec<Vec<u64>> = [first, first + SLOT_WORDS]
+                .into_iter()
+                .map(|at| slot(&before, at))
+                .filter(|s| s[3] != 0)
+                .collect();
+            for bucket in [first, first + buckets * BUCKET_WORDS] {
+                let mut expected: Vec<Vec<u64>> = old
+                    .iter()
+                    .filter(|s| {
+                        let k = Key {
+                            board: u128::from(s[0]) | u128::from(s[1]) << 64,
+                            rest: s[2],
+                        };
+                        bucket_of(k, table.mask) == bucket
+                    })
+                    .cloned()
+                    .collect();
+                expected.resize(2, vec![0; SLOT_WORDS]);
+                let found = vec![slot(words, bucket), slot(words, bucket + SLOT_WORDS)];
+                assert_eq!(found, expected, "bucket {}", bucket / BUCKET_WORDS);
+            }
+        }
     }
 
     /// A bucket of two: a third key gives up the entry that took less work.
