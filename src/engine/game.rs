@@ -281,10 +281,15 @@ impl<'r> Game<'r> {
         if program.sowing.first_move.is_some_and(|f| !f.game_only) {
             word |= u64::from(self.moved[0]) << 6 | u64::from(self.moved[1]) << 7;
         }
-        // The move count matters to openings, a first move of the game and captures that
+        // The move count matters to openings, a first move of the game (bound to its holes,
+        // or sowing without skipping holes) and captures that
         // start at a later move (move number `from_move`, counted from 1: not before
         // `from_move - 1` moves are played); past those, only to the move cap.
-        let first_move = program.sowing.first_move.is_some_and(|f| f.game_only);
+        let first_move = program.sowing.first_move.is_some_and(|f| f.game_only)
+            || program
+                .sowing
+                .skip_holes
+                .is_some_and(|s| s.except_first_move);
         let early = program
             .captures
             .iter()

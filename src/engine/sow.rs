@@ -8,8 +8,8 @@
 
 use crate::rules::{
     Base, ChainWay, Condition, Direction, Effect, Endless, GrandSlam, HouseContents, HouseSown,
-    LapStart, LastSeedsCheck, OriginSkip, PlaceTest, Recipient, Relay, Rules, Side, SideTest,
-    SkipLaps, Trigger, MAX_POSITIONS,
+    LapStart, LastSeedsCheck, OriginSkip, PlaceTest, Recipient, Relay, RowTest, Rules, Side,
+    SideTest, SkipLaps, Trigger, MAX_POSITIONS,
 };
 
 use super::event::{Event, EventSink};
@@ -393,11 +393,19 @@ impl<S: EventSink, F: Families> Sower<'_, S, F> {
         let Some(rule) = self.rules.program.sowing.skip_holes else {
             return at;
         };
-        if rule.except_last && hand == 1 {
+        if (rule.except_last && hand == 1) || (rule.except_first_move && self.ctx.number == 1) {
             return at;
         }
+        let rows = match rule.row {
+            RowTest::Either => u64::MAX,
+            RowTest::Mover => self.pos.owned(self.mover()),
+            RowTest::Opponent => self.pos.owned(self.mover().other()),
+        };
         let first = at;
-        while at < self.rules.geometry.holes && rule.count.passes(self.pos.seeds[at]) {
+        while at < self.rules.geometry.holes
+            && rows >> at & 1 == 1
+            && rule.count.passes(self.pos.seeds[at])
+        {
             at = usize::from(self.next[at]);
             while skip >> at & 1 == 1 {
                 at = usize::from(self.next[at]);

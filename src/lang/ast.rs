@@ -194,6 +194,20 @@ pub enum Relay {
     When(Condition),
 }
 
+/// `skip holes: [own|opponent's] holding ...[, but not the last seed][, except on the first
+/// move of the game]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkipHolesSpec {
+    /// The counts passed over.
+    pub count: Spanned<CountSpec>,
+    /// Whose holes: `Either` where the rule names no row.
+    pub row: RowTest,
+    /// The last seed of a lap still goes in.
+    pub except_last: bool,
+    /// Not on the game's first move.
+    pub except_first_move: bool,
+}
+
 /// A rule of the `sowing` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SowingRule {
@@ -203,8 +217,8 @@ pub enum SowingRule {
     LapStart(LapStart),
     /// `skip origin: ...`
     SkipOrigin(Skip),
-    /// `skip holes: holding ...`, and whether the last seed of a lap still goes in.
-    SkipHoles(Spanned<CountSpec>, bool),
+    /// `skip holes: ...`
+    SkipHoles(SkipHolesSpec),
     /// `relay: ...`
     Relay(Relay),
     /// `extra turn: in own store` (`true`) or `never`

@@ -437,11 +437,13 @@ impl<'a> Lowering<'a> {
                     }
                 }
                 SowingRule::SkipOrigin(s) => skip = Some((at, *s)),
-                SowingRule::SkipHoles(spec, except_last) => {
-                    let count = self.count(at.layer, spec, total);
+                SowingRule::SkipHoles(spec) => {
+                    let count = self.count(at.layer, &spec.count, total);
                     sowing.skip_holes = Some(SkipHoles {
                         count,
-                        except_last: *except_last,
+                        row: spec.row,
+                        except_last: spec.except_last,
+                        except_first_move: spec.except_first_move,
                     });
                 }
                 SowingRule::Relay(relay) => {

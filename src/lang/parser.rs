@@ -7,7 +7,7 @@ use pest_derive::Parser;
 use super::ast::{
     About, Block, BlockKind, BoardRule, CaptureRule, ChainSpec, Condition, CountSpec, Declared,
     EndRule, FeedingRule, File, FirstMoveSpec, HouseRule, Item, LastSeeds, MatchRule, Relay, Seeds,
-    Skip, SowingRule, Spanned, Take, Taken, Test,
+    Skip, SkipHolesSpec, SowingRule, Spanned, Take, Taken, Test,
 };
 use crate::rules::{
     Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedDuty, FeedJudged, GrandSlam,
@@ -238,7 +238,19 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
             other => unwired(other),
         }),
         Rule::skip_holes => {
-            let held = first(need(parts));
+            let mut part = need(parts);
+            let row = if part.as_rule() == Rule::skip_row {
+                let row = match first(part).as_rule() {
+                    Rule::own => RowTest::Mover,
+                    Rule::opponents => RowTest::Opponent,
+                    other => unwired(other),
+                };
+                part = need(parts);
+                row
+            } else {
+                RowTest::Either
+            };
+            let held = first(part);
             let span = span_of(&held);
             let value = match held.as_rule() {
                 Rule::held_range => {
@@ -252,8 +264,21 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
                 Rule::count_at_most => CountSpec::AtMost(number(first(held))?),
                 other => unwired(other),
             };
-            let except_last = parts.next().is_some();
-            SowingRule::SkipHoles(Spanned { value, span }, except_last)
+            let mut except_last = false;
+            let mut except_first_move = false;
+            for flag in parts {
+                match flag.as_rule() {
+                    Rule::except_last => except_last = true,
+                    Rule::except_first_move => except_first_move = true,
+                    other => unwired(other),
+                }
+            }
+            SowingRule::SkipHoles(SkipHolesSpec {
+                count: Spanned { value, span },
+                row,
+                except_last,
+                except_first_move,
+            })
         }
         Rule::min_seeds => SowingRule::MinSeeds(number(need(parts))?, parts.next().is_some()),
         Rule::ring => SowingRule::Ring(match need(parts).as_rule() {
@@ -868,7 +893,8 @@ mod tests {
                  skip origin: from 12 seeds on first lap  skip origin: always on every lap
                  skip holes: holding 3  skip holes: holding at least 4, but not the last seed
                  skip holes: holding 2 to 3  skip holes: holding 2, 4 or 6
-                 skip holes: holding at most 1
+                 skip holes: holding at most 1  skip holes: own holding 1
+                 skip holes: opponent's holding 2, except on the first move of the game
                  relay: never  relay: when occupied  relay: next hole  extra turn: in own store
                  extra turn: never  drop cap: 100  min seeds: 2  ring: own row  ring: both rows
                  min seeds: 2, unless no hole holds that many
@@ -971,7 +997,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 2 + 9 + 40 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
+            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
         );
     }
 

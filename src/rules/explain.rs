@@ -300,10 +300,23 @@ fn sowing_path(says: &mut Says, rules: &Rules) {
         } else {
             ""
         };
+        let whose = match skip.row {
+            RowTest::Either => "holes",
+            RowTest::Mover => "the mover's own holes",
+            RowTest::Opponent => "the opponent's holes",
+        };
+        let first = if skip.except_first_move {
+            ", except on the first move of the game"
+        } else {
+            ""
+        };
         says.say(
             Section::Sowing,
             "skip holes",
-            format!("holes are passed over where {}{last}", count(skip.count)),
+            format!(
+                "{whose} are passed over where {}{last}{first}",
+                count(skip.count)
+            ),
         );
     }
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::capture::{Condition, CountTest};
-use super::ending::Award;
+use super::ending::{Award, RowTest};
 
 /// The direction seeds travel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -117,8 +117,13 @@ pub enum Relay {
 pub struct SkipHoles {
     /// Holes whose count passes this are passed over.
     pub count: CountTest,
+    /// Whose holes are passed over: either player's, the mover's own, or the opponent's
+    /// (Lamlameta).
+    pub row: RowTest,
     /// The last seed of a lap still goes into such a hole (Kotu-baendum).
     pub except_last: bool,
+    /// The game's first move passes over none (Lamlameta).
+    pub except_first_move: bool,
 }
 
 /// Which holes a lap runs through.
