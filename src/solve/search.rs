@@ -433,8 +433,19 @@ impl<'r> Solver<'r, '_> {
         } else {
             (i32::MIN, i32::MAX)
         };
-        let key = self.key(game);
         let offset = self.offset(game.position());
+        if self.keying.store_free && self.keying.pruning {
+            // Stores only gain, from the board: the final margin is the margin now give or
+            // take the seeds still on the board, and a window beyond that is decided.
+            let left = game.position().board_seeds() as i32;
+            if offset - left >= beta {
+                return Ok((offset - left, 0));
+            }
+            if offset + left <= alpha {
+                return Ok((offset + left, 0));
+            }
+        }
+        let key = self.key(game);
         let mut first = None;
         if let Some(entry) = self.table.get(key) {
             if !self.keying.move_count
