@@ -84,8 +84,9 @@ pub enum Command {
     /// agents and every rung against the next, both seatings; balance.csv, skill.csv, charts,
     /// index.md, index.html.
     Balance(BalanceArgs),
-    /// Exact values with perfect play on a grid of small boards, for each variant, within a
-    /// budget: values.csv, a table a row count, a chart, index.md, index.html.
+    /// Exact values with perfect play on a grid of small boards, for each variant and each
+    /// alternative reading it offers, within a budget: values.csv, a table a row count, a
+    /// chart, index.md, index.html.
     Exact(ExactArgs),
 }
 

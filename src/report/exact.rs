@@ -308,7 +308,7 @@ fn readings_section(variants: &[Walked]) -> Vec<Block> {
     }
     vec![
         Block::Heading(2, "Readings".into()),
-        Block::Paragraph("These files rest on editorial readings (docs/readings.md): each value above is the value under the readings the file takes. Where a file offers other readings (its `alternative` blocks, docs/language.md), each that a single game can tell apart is walked as a row of its own, named after the reading and the alternative (`Hoyito I (R2: after the move)` is `--set R2=\"after the move\"`; `values.csv` gives it in its `alternative` column); an alternative of match rules alone is not, as a single game never reaches them. Where another reading is shipped as a file of its own (the `-r7-…` files, say), its values are its own rows too, and the rows side by side show what the reading changes.".into()),
+        Block::Paragraph("These files rest on editorial readings (docs/readings.md): each value above is the value under the readings the file takes. Where a file offers other readings (its own `alternative` blocks, docs/language.md; a file that extends it inherits them, and they are walked with the file that declares them), each that a single game can tell apart is walked as a row of its own, named after the reading and the alternative (`Hoyito I (R2: after the move)` is `--set R2=\"after the move\"`; `values.csv` gives it in its `alternative` column); an alternative of match rules alone is not, as a single game never reaches them. Where another reading is shipped as a file of its own (the `-r7-…` files, say), its values are its own rows too, and the rows side by side show what the reading changes.".into()),
         Block::List(items),
     ]
 }
