@@ -240,11 +240,7 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
         Rule::skip_holes => {
             let mut part = need(parts);
             let row = if part.as_rule() == Rule::skip_row {
-                let row = match first(part).as_rule() {
-                    Rule::own => RowTest::Mover,
-                    Rule::opponents => RowTest::Opponent,
-                    other => unwired(other),
-                };
+                let row = row_test(first(part));
                 part = need(parts);
                 row
             } else {
@@ -562,15 +558,7 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
             EndRule::EmptyRow(match what.as_rule() {
                 Rule::none => None,
                 Rule::award => Some((RowTest::Either, award(what))),
-                Rule::row_which => {
-                    let which = match first(what).as_rule() {
-                        Rule::own => RowTest::Mover,
-                        Rule::opponents => RowTest::Opponent,
-                        Rule::either => RowTest::Either,
-                        other => unwired(other),
-                    };
-                    Some((which, award(need(parts))))
-                }
+                Rule::row_which => Some((row_test(first(what)), award(need(parts)))),
                 other => unwired(other),
             })
         }
@@ -775,6 +763,16 @@ fn side(pair: Pair<'_, Rule>) -> Side {
 
 /// A grammar rule this converter does not handle where it stands: the grammar and the
 /// converter disagree, which the test parsing every rule of the language catches.
+/// `own`, `opponent's` or `either`: whose row a rule looks at.
+fn row_test(word: Pair<'_, Rule>) -> RowTest {
+    match word.as_rule() {
+        Rule::own => RowTest::Mover,
+        Rule::opponents => RowTest::Opponent,
+        Rule::either => RowTest::Either,
+        other => unwired(other),
+    }
+}
+
 fn unwired(rule: Rule) -> ! {
     unreachable!("grammar rule `{rule:?}` is not wired into the syntax tree here")
 }

@@ -27,14 +27,16 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
             file,
             rules,
             alternative: None,
+            setting: None,
         });
         for (reading, name) in alternatives {
-            let chosen = format!("R{reading}={name}");
-            let set = [chosen.parse::<Setting>().expect("a reading's name parses")];
+            let setting = format!("R{reading}={name}");
+            let set = [setting.parse::<Setting>().expect("a reading's name parses")];
             units.push(Unit {
                 file,
                 rules: load_rules(file, &set)?,
                 alternative: Some((reading, name)),
+                setting: Some(setting),
             });
         }
     }
@@ -71,14 +73,10 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
         units
             .par_iter()
             .map(|unit| {
-                let chosen = unit
-                    .alternative
-                    .as_ref()
-                    .map(|(n, name)| format!("R{n}={name}"));
                 let board = |holes: u32, seeds: u32| {
                     let set: Vec<Setting> = [format!("holes={holes}"), format!("seeds={seeds}")]
                         .into_iter()
-                        .chain(chosen.clone())
+                        .chain(unit.setting.clone())
                         .map(|s| s.parse::<Setting>().expect("a setting in range"))
                         .collect();
                     load_rules(unit.file, &set).map_err(|e| e.to_string())
@@ -98,7 +96,7 @@ pub fn run(args: &ExactArgs, console: &mut Console<'_>) -> Result<Outcome, Error
                         None => name.clone(),
                     },
                     file: unit.file.display().to_string(),
-                    alternative: chosen,
+                    alternative: unit.setting.clone(),
                     rules_hash: rules.hash(),
                     readings: rules.reading_numbers(),
                     starter: rules.program.board.starter,
@@ -129,6 +127,8 @@ struct Unit<'a> {
     file: &'a Path,
     rules: Rules,
     alternative: Option<(u16, String)>,
+    /// The alternative as `--set` takes it, `R2=after the move`.
+    setting: Option<String>,
 }
 
 /// The alternatives the file `rules` were read from declares itself that a single game can
