@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::{
-    Award, Direction, DirectionRule, Endless, FeedDuty, LastSeedsCheck, MoveFilter, NoMove,
-    RowTest, Rules, Scoring, Side, Unfeedable,
+    Award, Direction, DirectionRule, EndCheck, Endless, FeedDuty, LastSeedsCheck, MoveFilter,
+    NoMove, RowTest, Rules, Scoring, Side, Unfeedable,
 };
 
 use super::event::{Event, EventSink};
@@ -23,7 +23,7 @@ mod turn;
 use ending::Verdict;
 pub use ending::{EndClass, EndReason, Outcome};
 use history::History;
-use turn::Turn;
+use turn::{Stuck, Turn};
 
 /// Counters kept over a game, for the simulation records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -435,21 +435,21 @@ impl<'r> Game<'r> {
             return report;
         }
         let scan = self.position.scan();
-        let ended = if self.rules.dispatch.ends_after_move {
-            self.end_after_move(mover, scan.occupied)
-        } else {
-            None
-        };
-        if let Some((reason, award, winner)) = ended {
-            self.finish(reason, award, 0, winner);
-            return report;
-        }
-        let passes = self.stats.passes;
         let next = if sown.extra_turn {
             mover
         } else {
             mover.other()
         };
+        let ended = if self.rules.dispatch.ends_after_move {
+            self.end_after_move(mover, scan.occupied)
+        } else {
+            None
+        };
+        if let Some(ended) = ended {
+            self.end_by_rule(ended, mover, next, scan.occupied);
+            return report;
+        }
+        let passes = self.stats.passes;
         self.start_turn_probing(next, scan, probe);
         report.passes = self.stats.passes - passes;
         report

@@ -6,7 +6,7 @@
 //! variant (counts, conditions, combinations) stays raw until `lower`.
 
 use crate::rules::{
-    Award, ChainWay, DirectionRule, Effect, Endless, FeedDuty, FeedJudged, GrandSlam,
+    Award, ChainWay, DirectionRule, Effect, EndCheck, Endless, FeedDuty, FeedJudged, GrandSlam,
     HouseContents, HouseSown, LapStart, LastSeedsCheck, Majority, MatchScoring, MoveFilter, Raid,
     Recipient, Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory,
     Trigger, Unfeedable,
@@ -387,6 +387,8 @@ pub enum EndRule {
     Endless(Endless),
     /// `winner: ...`
     Winner(Scoring),
+    /// `order: ...`: the end rules tried first after a move, first deciding.
+    Order(Vec<EndCheck>),
 }
 
 /// A rule of the `match` block.
@@ -578,6 +580,7 @@ impl Keyed for EndRule {
             EndRule::UnfinishedDraw(_) => "unfinished",
             EndRule::Endless(_) => "endless moves",
             EndRule::Winner(_) => "winner",
+            EndRule::Order(_) => "order",
         }
         .into()
     }

@@ -140,6 +140,14 @@ pub enum CompileErrorKind {
         /// The trigger, as written.
         trigger: &'static str,
     },
+    /// `order: singletons` in an `end` block without `singletons:`.
+    #[error("`order` names `{rule}`, {why}")]
+    Order {
+        /// The rule named.
+        rule: &'static str,
+        /// What is wrong with naming it.
+        why: &'static str,
+    },
     /// `extra turn: in own store` with `stores: none`.
     #[error("`{rule}` needs {needs}")]
     Needs {
@@ -228,6 +236,7 @@ impl CompileErrorKind {
             CompileErrorKind::MissingRule { .. } => "sowlab::capture::missing",
             CompileErrorKind::EndsMidLap { .. } => "sowlab::capture::ends_mid_lap",
             CompileErrorKind::Needs { .. } => "sowlab::needs",
+            CompileErrorKind::Order { .. } => "sowlab::end::order",
             CompileErrorKind::NoSuchCapture { .. } => "sowlab::capture::no_such",
             CompileErrorKind::UnknownReading { .. } | CompileErrorKind::ShippedReading { .. } => {
                 "sowlab::reading"

@@ -14,11 +14,11 @@ use super::ast::{
 use super::diagnostic::{suggest, CompileError, CompileErrorKind};
 use crate::rules::{
     self, Award, Base, BoardRules, Capture, Carry, Chain, Condition, CountTest, Declared,
-    DirectionRule, Effect, Ending, Endless, FeedDuty, FeedJudged, Feeding, FirstMove, GrandSlam,
-    HouseContents, HouseRule as House, HouseSown, LapStart, LastSeeds, MatchRules, MatchScoring,
-    NoMove, OriginSkip, PlaceTest, Program, Provenance, ReadingMark, Recipient, Refill, Relay,
-    Ring, RoundRule, Rules, Scoring, Side, SideTest, SkipHoles, Sowing, Starter, Stores, Surplus,
-    Target, Territory, Trigger, Unfeedable, MAX_HOLES_PER_ROW,
+    DirectionRule, Effect, EndCheck, Ending, Endless, FeedDuty, FeedJudged, Feeding, FirstMove,
+    GrandSlam, HouseContents, HouseRule as House, HouseSown, LapStart, LastSeeds, LastSeedsCheck,
+    MatchRules, MatchScoring, NoMove, OriginSkip, PlaceTest, Program, Provenance, ReadingMark,
+    Recipient, Refill, Relay, Ring, RoundRule, Rules, Scoring, Side, SideTest, SkipHoles, Sowing,
+    Starter, Stores, Surplus, Target, Territory, Trigger, Unfeedable, MAX_HOLES_PER_ROW,
 };
 use crate::source::{SourceFile, Span};
 
@@ -903,8 +903,10 @@ impl<'a> Lowering<'a> {
             unfinished_is_draw: false,
             endless: Endless::Illegal,
             scoring: Scoring::MostCaptured,
+            order: Vec::new(),
         };
         let mut awards = Vec::new();
+        let mut order_at = None;
         for at in self.end.values() {
             match at.rule() {
                 EndRule::LastSeeds(None) => ending.last_seeds = None,
@@ -965,7 +967,14 @@ impl<'a> Lowering<'a> {
                 EndRule::UnfinishedDraw(draw) => ending.unfinished_is_draw = *draw,
                 EndRule::Endless(e) => ending.endless = *e,
                 EndRule::Winner(scoring) => ending.scoring = *scoring,
+                EndRule::Order(checks) => {
+                    ending.order.clone_from(checks);
+                    order_at = Some(at);
+                }
             }
+        }
+        if let Some(at) = order_at {
+            self.check_order(at, &ending);
         }
         if self.matches.is_none() {
             for (at, award) in awards {
@@ -979,6 +988,43 @@ impl<'a> Lowering<'a> {
             }
         }
         ending
+    }
+
+    /// Each rule an `order:` names is one the game has, named once, and one whose place can
+    /// change what happens.
+    fn check_order(&mut self, at: At<'a, EndRule>, ending: &Ending) {
+        for (i, &check) in ending.order.iter().enumerate() {
+            let has = match check {
+                EndCheck::LastSeeds => ending.last_seeds.is_some(),
+                EndCheck::Majority => ending.majority.is_some(),
+                EndCheck::EmptyRow => ending.empty_row.is_some(),
+                EndCheck::Singletons => ending.singletons.is_some(),
+                EndCheck::Quiet => ending.quiet.is_some(),
+                EndCheck::NoMove => true,
+            };
+            let why = if ending.order[..i].contains(&check) {
+                Some("twice: each rule has one place in the order")
+            } else if !has {
+                Some("a rule the game does not have: give it in the `end` block, or leave it out of the order")
+            } else if check == EndCheck::LastSeeds
+                && ending
+                    .last_seeds
+                    .is_some_and(|r| r.check == LastSeedsCheck::AfterCapture)
+            {
+                Some("which is looked at after each capture, while the sowing goes on, before any rule an order can place: say `after each move`, or leave it out")
+            } else if check == EndCheck::NoMove
+                && ending.no_move == NoMove::Pass
+                && ending.scoring != Scoring::StuckLoses
+            {
+                Some("but a player who cannot move passes (`no move: pass`): the game does not end then, so there is nothing to order")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                let rule = check.name();
+                self.error_at(at, CompileErrorKind::Order { rule, why });
+            }
+        }
     }
 
     fn match_rules(&mut self, total: u32, last_seeds: bool) -> Option<MatchRules> {

@@ -10,10 +10,10 @@ use super::ast::{
     Skip, SkipHolesSpec, SowingRule, Spanned, Take, Taken, Test,
 };
 use crate::rules::{
-    Award, ChainWay, Direction, DirectionRule, Effect, Endless, FeedDuty, FeedJudged, GrandSlam,
-    HouseContents, HouseSown, LapStart, LastSeedsCheck, Majority, MatchScoring, MoveFilter, Raid,
-    Recipient, Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus, Territory,
-    Trigger, Unfeedable,
+    Award, ChainWay, Direction, DirectionRule, Effect, EndCheck, Endless, FeedDuty, FeedJudged,
+    GrandSlam, HouseContents, HouseSown, LapStart, LastSeedsCheck, Majority, MatchScoring,
+    MoveFilter, Raid, Recipient, Ring, RowTest, Scoring, Side, SkipLaps, Starter, Stores, Surplus,
+    Territory, Trigger, Unfeedable,
 };
 use crate::source::Span;
 
@@ -591,6 +591,19 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
             Rule::emptied_wins => Scoring::EmptiedWins,
             other => unwired(other),
         }),
+        Rule::end_order => EndRule::Order(
+            parts
+                .map(|check| match first(check).as_rule() {
+                    Rule::check_last_seeds => EndCheck::LastSeeds,
+                    Rule::check_majority => EndCheck::Majority,
+                    Rule::check_empty_row => EndCheck::EmptyRow,
+                    Rule::check_singletons => EndCheck::Singletons,
+                    Rule::check_quiet => EndCheck::Quiet,
+                    Rule::check_no_move => EndCheck::NoMove,
+                    other => unwired(other),
+                })
+                .collect(),
+        ),
         other => unwired(other),
     })
 }
@@ -955,7 +968,8 @@ mod tests {
               repetition: 3, to owners  unfinished: scored by totals  unfinished: draw
               endless moves: illegal  endless moves: end the game
               endless moves: stop at cap  winner: most captured
-              winner: a player who cannot move loses  winner: first to empty own holes }
+              winner: a player who cannot move loses  winner: first to empty own holes
+              order: last seeds, majority, empty row, singletons, no capture for, no move }
         match { refill: 4 per hole  refill: none  unfilled holes: closed  unfilled holes: open
                 surplus: reserve  surplus: opponent holes  territory: own row
                 territory: holes held  starter: round winner  starter: round loser
@@ -995,7 +1009,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 25 + 24 + 1
+            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 26 + 24 + 1
         );
     }
 

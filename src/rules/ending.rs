@@ -98,6 +98,47 @@ pub struct Majority {
     pub award: Award,
 }
 
+/// An end rule that can be tried after a move, as an `order:` line names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EndCheck {
+    /// `last seeds` (checked after the move).
+    LastSeeds,
+    /// `majority`.
+    Majority,
+    /// `empty row`.
+    EmptyRow,
+    /// `singletons`.
+    Singletons,
+    /// `no capture for`.
+    Quiet,
+    /// `no move`: the player to move next cannot move, and the rules end the game then.
+    NoMove,
+}
+
+impl EndCheck {
+    /// The order the engine tries the rules in after a move when a file states none; `no
+    /// move` is looked at when the next turn starts.
+    pub const USUAL_AFTER_MOVE: [EndCheck; 5] = [
+        EndCheck::LastSeeds,
+        EndCheck::Majority,
+        EndCheck::EmptyRow,
+        EndCheck::Singletons,
+        EndCheck::Quiet,
+    ];
+
+    /// The rule's name in a file's `end` block.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndCheck::LastSeeds => "last seeds",
+            EndCheck::Majority => "majority",
+            EndCheck::EmptyRow => "empty row",
+            EndCheck::Singletons => "singletons",
+            EndCheck::Quiet => "no capture for",
+            EndCheck::NoMove => "no move",
+        }
+    }
+}
+
 /// All the end rules of a variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Ending {
@@ -129,4 +170,9 @@ pub struct Ending {
     pub endless: Endless,
     /// Winner.
     pub scoring: Scoring,
+    /// The order the file states for the rules tried after a move (`order:`), first
+    /// deciding; empty where it states none ([`EndCheck::USUAL_AFTER_MOVE`]). Left out of the
+    /// rules hash when empty, so that the variants without it keep theirs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub order: Vec<EndCheck>,
 }

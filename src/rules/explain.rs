@@ -525,6 +525,17 @@ fn end_rules(says: &mut Says, e: &Ending) {
             ),
         );
     }
+    if !e.order.is_empty() {
+        let names: Vec<&str> = e.order.iter().map(|c| c.name()).collect();
+        says.say(
+            Section::End,
+            "order",
+            format!(
+                "where several end rules hold once a move is over, they are tried in this order: {}; the rest after, as usual (`no move` then asks whether the next player can move)",
+                names.join(", then ")
+            ),
+        );
+    }
 }
 
 /// What stops a game otherwise, and who wins.

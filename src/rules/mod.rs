@@ -19,7 +19,7 @@ pub use capture::{
     Recipient, SideTest, Target, Trigger,
 };
 pub use ending::{
-    Award, Ending, Endless, LastSeeds, LastSeedsCheck, Majority, NoMove, RowTest, Scoring,
+    Award, EndCheck, Ending, Endless, LastSeeds, LastSeedsCheck, Majority, NoMove, RowTest, Scoring,
 };
 pub use house::{HouseContents, HouseRule, HouseSown, Raid};
 pub use matches::{
@@ -108,6 +108,8 @@ pub struct Dispatch {
     /// Some end rule is looked at once a move is over: one of those `Game::end_after_move`
     /// checks, which must all be listed here.
     pub ends_after_move: bool,
+    /// The file states the order of its end rules (`order:`): they are tried its way.
+    pub ordered_end: bool,
     /// A turn's candidates are the mover's non-empty open holes: no minimum above one seed,
     /// no opening, no first-move rule, no choice of direction.
     pub plain_turns: bool,
@@ -164,6 +166,7 @@ impl Dispatch {
             empty_row,
             singletons,
             quiet,
+            order,
             // Looked at when a turn starts or a move is refused, on every path.
             no_move: _,
             move_cap: _,
@@ -232,7 +235,8 @@ impl Dispatch {
             || majority.is_some()
             || empty_row.is_some()
             || singletons.is_some()
-            || quiet.is_some();
+            || quiet.is_some()
+            || !order.is_empty();
         let plain_turns = *min_seeds <= 1
             && opening.is_empty()
             && first_move.is_none()
@@ -246,6 +250,7 @@ impl Dispatch {
                 && bear_off.is_none(),
             plain,
             ends_after_move,
+            ordered_end: !order.is_empty(),
             plain_turns,
             candidates_legal,
             sown_stores,

@@ -349,6 +349,9 @@ pub fn margins_suffice(rules: &Rules) -> bool {
         unfinished_is_draw,
         endless: _,
         scoring,
+        // Which rule decides when several hold: none of the rules it orders reads the stores
+        // but `majority`, looked at above.
+        order: _,
     } = &program.ending;
     let awards = [
         last_seeds.map(|r| r.to),

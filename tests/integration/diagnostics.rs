@@ -429,6 +429,29 @@ const EXPECTED: &[(&str, &[Expect])] = &[
         )],
     ),
     (
+        "end-order",
+        &[
+            at(
+                "sowlab::end::order",
+                "7:3",
+                "order: singletons, majority, majority, no move",
+                "`order` names `singletons`, a rule the game does not have: give it in the `end` block, or leave it out of the order",
+            ),
+            at(
+                "sowlab::end::order",
+                "7:3",
+                "order: singletons, majority, majority, no move",
+                "`order` names `majority`, twice: each rule has one place in the order",
+            ),
+            at(
+                "sowlab::end::order",
+                "7:3",
+                "order: singletons, majority, majority, no move",
+                "`order` names `no move`, but a player who cannot move passes (`no move: pass`): the game does not end then, so there is nothing to order",
+            ),
+        ],
+    ),
+    (
         "needs-sown-stores",
         &[at(
             "sowlab::needs",
@@ -907,6 +930,7 @@ fn kind_name(kind: &CompileErrorKind) -> &'static str {
         CompileErrorKind::NoSuchHouse { .. } => "NoSuchHouse",
         CompileErrorKind::OpeningHole { .. } => "OpeningHole",
         CompileErrorKind::Clash { .. } => "Clash",
+        CompileErrorKind::Order { .. } => "Order",
         CompileErrorKind::DefaultAlternative { .. } => "DefaultAlternative",
     }
 }
@@ -938,6 +962,7 @@ const ALL_KINDS: &[&str] = &[
     "NoSuchHouse",
     "OpeningHole",
     "Clash",
+    "Order",
 ];
 
 // ------------------------------------------------------------------------------ bad files
