@@ -589,6 +589,7 @@ fn end_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<EndRule> {
             Rule::most_captured => Scoring::MostCaptured,
             Rule::stuck_loses => Scoring::StuckLoses,
             Rule::emptied_wins => Scoring::EmptiedWins,
+            Rule::emptied_loses => Scoring::EmptiedLoses,
             other => unwired(other),
         }),
         Rule::end_order => EndRule::Order(
@@ -969,6 +970,7 @@ mod tests {
               endless moves: illegal  endless moves: end the game
               endless moves: stop at cap  winner: most captured
               winner: a player who cannot move loses  winner: first to empty own holes
+              winner: a player whose row is empty loses
               order: last seeds, majority, empty row, singletons, no capture for, no move }
         match { refill: 4 per hole  refill: none  unfilled holes: closed  unfilled holes: open
                 surplus: reserve  surplus: opponent holes  territory: own row
@@ -1009,7 +1011,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 26 + 24 + 1
+            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 27 + 24 + 1
         );
     }
 

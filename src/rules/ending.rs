@@ -76,6 +76,9 @@ pub enum Scoring {
     StuckLoses,
     /// The first player whose holes are all empty after their own move wins.
     EmptiedWins,
+    /// A player whose holes are all empty once a move is over loses at once, whoever moved;
+    /// where both rows are, the captured totals decide.
+    EmptiedLoses,
 }
 
 /// Whose row an empty-row rule looks at.

@@ -605,6 +605,9 @@ fn end_limits(says: &mut Says, rules: &Rules) {
             Scoring::EmptiedWins => {
                 "the first player whose holes are all empty after their own move wins"
             }
+            Scoring::EmptiedLoses => {
+                "a player whose holes are all empty once a move is over (theirs or the opponent's) loses at once; if both rows are, the player who captured more wins"
+            }
         }
         .into(),
     );

@@ -230,7 +230,7 @@ impl Dispatch {
         } == Condition::ALWAYS);
         // A lap's single seed, landing in an empty hole, ends the move.
         let single_seed_ends = !relay_counts.passes(1);
-        let ends_after_move = *scoring == Scoring::EmptiedWins
+        let ends_after_move = matches!(scoring, Scoring::EmptiedWins | Scoring::EmptiedLoses)
             || last_seeds.is_some_and(|r| r.check == LastSeedsCheck::AfterMove)
             || majority.is_some()
             || empty_row.is_some()

@@ -187,12 +187,30 @@ impl Game<'_> {
         self.finish(reason, award, 0, verdict);
     }
 
-    /// A win by emptying one's own holes, looked at before any other end rule.
+    /// A win by emptying one's own holes, or a loss by an empty row, looked at before any
+    /// other end rule.
     #[inline(always)]
     fn emptied(&self, mover: Side, occupied: u64) -> Option<(EndReason, Award, Verdict)> {
-        (self.rules.program.ending.scoring == Scoring::EmptiedWins
-            && self.position.row_empty_of(mover, occupied))
-        .then_some((EndReason::Emptied, Award::Owners, Verdict::Winner(mover)))
+        let empty = |side: Side| self.position.row_empty_of(side, occupied);
+        match self.rules.program.ending.scoring {
+            Scoring::EmptiedWins => {
+                empty(mover).then_some((EndReason::Emptied, Award::Owners, Verdict::Winner(mover)))
+            }
+            Scoring::EmptiedLoses => self.empty_row_loses(empty(Side::South), empty(Side::North)),
+            Scoring::MostCaptured | Scoring::StuckLoses => None,
+        }
+    }
+
+    /// `winner: a player whose row is empty loses`, given whether South's and North's rows
+    /// are empty: the other player wins; with both empty, the totals decide.
+    fn empty_row_loses(&self, south: bool, north: bool) -> Option<(EndReason, Award, Verdict)> {
+        let verdict = match (south, north) {
+            (false, false) => return None,
+            (true, true) => Verdict::Totals,
+            (true, false) => Verdict::Winner(Side::North),
+            (false, true) => Verdict::Winner(Side::South),
+        };
+        Some((EndReason::EmptyRow, Award::Owners, verdict))
     }
 
     /// Where the file states an order (`order:`) and [`Game::end_after_move`] found a rule
