@@ -177,6 +177,10 @@ pub struct ListArgs {
     /// Print each file's `note:` lines under its row (why a game seldom ends, among others).
     #[arg(long)]
     pub notes: bool,
+    /// Group the files by family (single laps, relay sowing, sown stores, houses) and by the
+    /// area their region names, each with the rule families it uses.
+    #[arg(long)]
+    pub families: bool,
 }
 
 /// `sowlab relate [FOLDER|FILE...] (--out DIR | --like FILE [--nearest K])`

@@ -1,6 +1,7 @@
 //! The catalogue page of `sowlab catalogue`: every variant file with its provenance, board and
 //! readings, and how its games end under random play, the degenerate ones flagged.
 
+use crate::rules::families::{area, family, order_key, uses, FAMILIES};
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
@@ -249,6 +250,7 @@ fn blocks(games: &[Game<'_>], play: Play, command: &str) -> Vec<Block> {
                 .collect(),
         )
     });
+    blocks.extend(by_family(games));
     blocks.push(Block::Heading(2, "Every game".into()));
     blocks.push(Block::Table(
         [
@@ -289,6 +291,45 @@ fn blocks(games: &[Game<'_>], play: Play, command: &str) -> Vec<Block> {
     blocks.push(Block::Heading(2, "The games one by one".into()));
     for g in games {
         blocks.extend(section(g));
+    }
+    blocks
+}
+
+/// The games grouped by family, then by the area their region names, each with the rule
+/// families it uses ([`crate::rules::families`]).
+fn by_family(games: &[Game<'_>]) -> Vec<Block> {
+    let mut sorted: Vec<&Game<'_>> = games.iter().collect();
+    sorted.sort_by_key(|g| order_key(g.rules));
+    let mut blocks = vec![
+        Block::Heading(2, "By family and region".into()),
+        Block::Paragraph("Each game under the family its sowing puts it in (houses made in play, then sown stores, then relay sowing, else single laps), then the part of the world its region names first, with the rule families it uses beyond plain sowing.".into()),
+    ];
+    for name in FAMILIES {
+        let members: Vec<&&Game<'_>> = sorted.iter().filter(|g| family(g.rules) == name).collect();
+        if members.is_empty() {
+            continue;
+        }
+        blocks.push(Block::Heading(
+            3,
+            format!("{name} ({} files)", members.len()),
+        ));
+        blocks.push(Block::Table(
+            ["area", "game", "region", "rules used"]
+                .map(String::from)
+                .to_vec(),
+            members
+                .iter()
+                .map(|g| {
+                    let region = first(g.rules, "region");
+                    vec![
+                        area(region).to_string(),
+                        g.rules.provenance.name.clone(),
+                        region.to_string(),
+                        uses(g.rules).join(", "),
+                    ]
+                })
+                .collect(),
+        ));
     }
     blocks
 }

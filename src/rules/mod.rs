@@ -9,6 +9,7 @@ mod capture;
 pub mod diff;
 mod ending;
 pub mod explain;
+pub mod families;
 mod house;
 mod matches;
 mod sowing;

@@ -40,6 +40,52 @@ fn list_prints_name_board_region_and_source_of_each_variant() {
     );
 }
 
+/// `--families` groups the files by family, then area, each row with the rule families it
+/// uses: Oware under single laps and West Africa, Kalah under sown stores and the Americas.
+#[test]
+fn list_families_groups_by_family_and_area_with_the_rules_used() {
+    let out = sowlab()
+        .args([
+            "list",
+            "variants/kalah.sow",
+            "variants/oware.sow",
+            "variants/ayoayo.sow",
+            "--families",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let starts: Vec<String> = lines
+        .iter()
+        .map(|l| l.split("  ").next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            "    file",
+            "single laps (1 files)",
+            "  West Africa",
+            "    variants/oware.sow",
+            "relay sowing (1 files)",
+            "  West Africa",
+            "    variants/ayoayo.sow",
+            "sown stores (1 files)",
+            "  The Americas",
+            "    variants/kalah.sow",
+        ],
+        "{text}"
+    );
+    assert!(
+        lines[3].ends_with("captures by count, capture runs, feeding, majority ends"),
+        "{text}"
+    );
+    assert!(
+        lines[9].ends_with("sown stores, captures across, empty row ends"),
+        "{text}"
+    );
+}
+
 /// `--notes` puts a file's `note:` lines under its row, and nothing under a file without any.
 #[test]
 fn list_notes_prints_each_files_notes_under_its_row() {

@@ -1,35 +1,68 @@
-//! `sowlab list [FOLDER...] [--notes]`: one line per variant file: name, board, region,
-//! source; with `--notes`, the file's `note:` lines under it.
+//! `sowlab list [FOLDER...] [--notes] [--families]`: one line per variant file: name, board,
+//! region, source; with `--notes`, the file's `note:` lines under it; with `--families`,
+//! grouped by family and area, each with the rule families it uses.
 
 use super::super::args::ListArgs;
 use super::super::{Console, Error, Outcome};
 use crate::report::catalogue::{board, first};
+use crate::rules::families::{area, family, order_key, uses};
 
 /// Prints the table, columns aligned, under a header; files that do not compile are named on
 /// stderr with their first error.
 pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error> {
-    let (compiled, failed) = super::compile_each(&args.paths, console)?;
-    let mut rows = vec![["file", "name", "board", "region", "source"].map(String::from)];
+    let (mut compiled, failed) = super::compile_each(&args.paths, console)?;
+    if args.families {
+        compiled.sort_by_key(|(_, rules)| order_key(rules));
+    }
+    let last = if args.families {
+        "rules used"
+    } else {
+        "source"
+    };
+    let mut rows = vec![["file", "name", "board", "region", last].map(String::from)];
     // Under each row, the lines printed with `--notes`; none under the header.
     let mut notes = vec![Vec::new()];
+    // Before each row, the family and area headings it opens with `--families`.
+    let mut headings = vec![Vec::new()];
+    let mut group = None;
     for (path, rules) in &compiled {
+        let region = first(rules, "region");
         rows.push([
             path.display().to_string(),
             rules.provenance.name.clone(),
             board(rules),
-            first(rules, "region").to_string(),
-            first(rules, "source").to_string(),
+            region.to_string(),
+            if args.families {
+                uses(rules).join(", ")
+            } else {
+                first(rules, "source").to_string()
+            },
         ]);
         notes.push(if args.notes {
             rules.provenance.get("note")
         } else {
             Vec::new()
         });
+        let this = (family(rules), area(region));
+        let mut opened = Vec::new();
+        if args.families && group != Some(this) {
+            if group.map(|(f, _)| f) != Some(this.0) {
+                let games = compiled.iter().filter(|(_, r)| family(r) == this.0).count();
+                opened.push(format!("{} ({games} files)", this.0));
+            }
+            opened.push(format!("  {}", this.1));
+            group = Some(this);
+        }
+        headings.push(opened);
     }
     let width = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
     let widths = [width(0), width(1), width(2), width(3)];
-    for (row, notes) in rows.iter().zip(&notes) {
-        let mut line = String::new();
+    let indent = if args.families { "    " } else { "" };
+    for ((row, notes), headings) in rows.iter().zip(&notes).zip(&headings) {
+        for heading in headings {
+            writeln!(console.out, "{heading}").map_err(Error::Stdout)?;
+        }
+        let mut line = String::from(indent);
         for (c, cell) in row.iter().enumerate() {
             line.push_str(cell);
             if let Some(&w) = widths.get(c) {
@@ -38,7 +71,7 @@ pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error>
         }
         writeln!(console.out, "{}", line.trim_end()).map_err(Error::Stdout)?;
         for note in notes {
-            writeln!(console.out, "    note: {note}").map_err(Error::Stdout)?;
+            writeln!(console.out, "{indent}    note: {note}").map_err(Error::Stdout)?;
         }
     }
     Ok(if failed > 0 {
