@@ -305,21 +305,22 @@ impl Position {
         u64::from(w[0]) | u64::from(w[1]) << 16 | u64::from(w[2]) << 32 | u64::from(w[3]) << 48
     }
 
-    /// The holes `side` could lift: open holes they own, not houses, holding at least
-    /// `min_seeds` seeds (at least one), as a bit mask.
+    /// The holes of `holes` (a player's own, usually) that could be lifted: open holes, not
+    /// houses, holding at least `min_seeds` seeds (at least one), as a bit mask.
     #[inline]
-    pub fn candidates(&self, side: Side, min_seeds: u16) -> u64 {
+    pub fn candidates(&self, holes: u64, min_seeds: u16) -> u64 {
         if min_seeds <= 1 {
-            self.occupied() & self.playable(side)
+            self.occupied() & self.playable(holes)
         } else {
-            self.holding(self.playable(side), min_seeds)
+            self.holding(self.playable(holes), min_seeds)
         }
     }
 
-    /// The holes `side` may lift when they hold seeds enough: open holes they own, not houses.
+    /// The holes of `holes` that may be lifted when they hold seeds enough: open holes, not
+    /// houses.
     #[inline]
-    pub(crate) fn playable(&self, side: Side) -> u64 {
-        self.owned(side) & !self.closed & !self.houses & !self.locked
+    pub(crate) fn playable(&self, holes: u64) -> u64 {
+        holes & !self.closed & !self.houses & !self.locked
     }
 
     /// A cheap 64-bit fingerprint of the whole position, for the search's transposition table.

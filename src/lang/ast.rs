@@ -229,6 +229,8 @@ pub enum SowingRule {
     MinSeeds(u16, bool),
     /// `ring: ...`
     Ring(Ring),
+    /// `play from: any hole` (`true`) or `own row`
+    PlayFrom(bool),
     /// `first move: own holes ...`
     FirstMove(FirstMoveSpec),
     /// `opening: h, h, ...`
@@ -512,6 +514,7 @@ impl Keyed for SowingRule {
             SowingRule::SkipHoles(..) => "skip holes",
             SowingRule::MinSeeds(..) => "min seeds",
             SowingRule::Ring(_) => "ring",
+            SowingRule::PlayFrom(_) => "play from",
             SowingRule::FirstMove(..) => "first move",
             SowingRule::Opening(_) => "opening",
             SowingRule::MoveFilter(_) => "first lap",

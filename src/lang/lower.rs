@@ -420,6 +420,7 @@ impl<'a> Lowering<'a> {
             opponent_after_round: false,
             lock_played: false,
             bear_off: None,
+            any_hole: false,
         };
         let mut skip = None;
         let mut lifted = None;
@@ -476,6 +477,7 @@ impl<'a> Lowering<'a> {
                         .map_or(1, |n| n as u16);
                     sowing.min_seeds_waived = *waived;
                 }
+                SowingRule::PlayFrom(any) => sowing.any_hole = *any,
                 SowingRule::Ring(r) => {
                     sowing.ring = *r;
                     ring_at = Some(at);

@@ -277,6 +277,7 @@ fn sowing_rule(rule: Rule, parts: &mut Parts<'_>) -> Built<SowingRule> {
             })
         }
         Rule::min_seeds => SowingRule::MinSeeds(number(need(parts))?, parts.next().is_some()),
+        Rule::play_from => SowingRule::PlayFrom(need(parts).as_rule() == Rule::any_hole),
         Rule::ring => SowingRule::Ring(match need(parts).as_rule() {
             Rule::own_row => Ring::OwnRow,
             Rule::both_rows => Ring::Board,
@@ -908,7 +909,7 @@ mod tests {
                  skip holes: holding at most 1  skip holes: own holding 1
                  skip holes: opponent's holding 2, except on the first move of the game
                  relay: never  relay: when occupied  relay: next hole  extra turn: in own store
-                 extra turn: never  drop cap: 100  min seeds: 2  ring: own row  ring: both rows
+                 extra turn: never  drop cap: 100  min seeds: 2  ring: own row  ring: both rows  play from: any hole  play from: own row
                  min seeds: 2, unless no hole holds that many
                  first move: own holes 4 to 6  first move: own holes 1  opening: 3, 8
                  first move of the game: own holes 1 or 7
@@ -1011,7 +1012,7 @@ mod tests {
         assert_eq!(file.extends.len(), 1);
         assert_eq!(
             rules,
-            2 + 2 + 2 + 9 + 42 + 40 + 1 + 12 + 1 + 6 + 1 + 27 + 24 + 1
+            2 + 2 + 2 + 9 + 44 + 40 + 1 + 12 + 1 + 6 + 1 + 27 + 24 + 1
         );
     }
 

@@ -407,7 +407,7 @@ mod tests {
         let degenerate = page
             .split("## Degenerate games")
             .nth(1)
-            .and_then(|rest| rest.split("## Every game").next())
+            .and_then(|rest| rest.split("\n## ").next())
             .unwrap();
         assert!(degenerate.contains("⚠ **Kara**"), "{degenerate}");
         assert!(!degenerate.contains("Oware"), "{degenerate}");

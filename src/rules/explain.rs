@@ -271,6 +271,13 @@ fn sowing_path(says: &mut Says, rules: &Rules) {
         "direction",
         format!("{direction}, each lap starting in {start}"),
     );
+    if s.any_hole {
+        says.say(
+            Section::Sowing,
+            "play from",
+            "a player may lift any hole of the board, in either row, not only their own".into(),
+        );
+    }
     if s.ring == Ring::OwnRow {
         let store = if b.stores.sown() { " and store" } else { "" };
         says.say(

@@ -35,6 +35,10 @@ pub fn uses(rules: &Rules) -> Vec<&'static str> {
     let (s, e) = (&p.sowing, &p.ending);
     let captures = &p.captures;
     let any_capture = |test: &dyn Fn(&super::Capture) -> bool| captures.iter().any(test);
+    // A count of one is a seed fallen into an empty hole, not a count rule.
+    let by_count = |c: &super::Capture| {
+        ![CountTest::ANY, CountTest::exactly(&[1])].contains(&c.condition.count)
+    };
     let across = |base: Base| {
         matches!(
             base,
@@ -47,6 +51,7 @@ pub fn uses(rules: &Rules) -> Vec<&'static str> {
     [
         (s.relay != Relay::Never, "relay sowing"),
         (p.board.stores.sown(), "sown stores"),
+        (s.any_hole, "play from any hole"),
         (s.direction.has_choice(), "direction by move"),
         (s.skip_holes.is_some(), "holes skipped"),
         (s.min_seeds > 1, "minimum seeds"),
@@ -56,14 +61,12 @@ pub fn uses(rules: &Rules) -> Vec<&'static str> {
         (s.bear_off.is_some(), "bearing off"),
         (captures.is_empty(), "no captures"),
         (any_capture(&|c| across(c.target.base)), "captures across"),
-        (
-            // A count of one is a seed fallen into an empty hole, not a count rule.
-            any_capture(&|c| {
-                ![CountTest::ANY, CountTest::exactly(&[1])].contains(&c.condition.count)
-            }),
-            "captures by count",
-        ),
+        (any_capture(&by_count), "captures by count"),
         (any_capture(&|c| c.target.chain.is_some()), "capture runs"),
+        (
+            any_capture(&|c| !across(c.target.base) && !by_count(c) && c.target.chain.is_none()),
+            "other captures",
+        ),
         (
             any_capture(&|c| c.recipient == super::Recipient::Owner),
             "captures to the owner",

@@ -152,6 +152,7 @@ impl Dispatch {
             opponent_after_round,
             lock_played,
             bear_off,
+            any_hole,
             // Played alike on every path: origin skipping and the store's extra turn are in
             // every loop, the ring is in the geometry tables, and the waiver only lowers a
             // minimum above one seed, which already rules out the plain turn.
@@ -208,6 +209,7 @@ impl Dispatch {
         let track_first_lap =
             move_filter.is_some() || feeding.is_some_and(|f| f.judged == FeedJudged::FirstLap);
         let plain = !houses
+            && !any_hole
             && skip_holes.is_none()
             && !lock_played
             && !opponent_after_round
@@ -239,6 +241,7 @@ impl Dispatch {
             || quiet.is_some()
             || !order.is_empty();
         let plain_turns = *min_seeds <= 1
+            && !any_hole
             && opening.is_empty()
             && first_move.is_none()
             && !direction.has_choice();

@@ -200,6 +200,11 @@ pub struct Sowing {
     /// out of the rules hash when absent, so that the variants without it keep theirs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bear_off: Option<u16>,
+    /// A player may lift any hole of the board, either row, not only their own (`play from:
+    /// any hole`). Left out of the rules hash when false, so that the variants without it
+    /// keep theirs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub any_hole: bool,
 }
 
 /// How "the move supplies seeds" is judged (R9).

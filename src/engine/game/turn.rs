@@ -125,7 +125,7 @@ impl Game<'_> {
         let hole = mv.hole();
         let bit = 1u64 << hole;
         let position = &self.position;
-        if position.owner(hole) != position.to_move {
+        if self.movable(position.to_move) & bit == 0 {
             return Refusal::NotOwnHole;
         }
         if position.closed() & bit != 0 {
@@ -146,7 +146,7 @@ impl Game<'_> {
         if self.context(mv).is_none() {
             return Refusal::Direction;
         }
-        if self.position.candidates(position.to_move, 1) & bit != 0
+        if self.position.candidates(self.movable(position.to_move), 1) & bit != 0
             && self.turn.candidates & mv.bit() == 0
         {
             return Refusal::Opening;
@@ -221,11 +221,24 @@ impl Game<'_> {
         })
     }
 
+    /// The holes `side` may lift, seeds and rules allowing: their own row, or every hole
+    /// under `play from: any hole`.
+    pub(super) fn movable(&self, side: Side) -> u64 {
+        if self.rules.program.sowing.any_hole {
+            self.position.owned(side) | self.position.owned(side.other())
+        } else {
+            self.position.owned(side)
+        }
+    }
+
     /// The seeds a hole of `side`'s must hold to be played now.
     pub(super) fn min_seeds(&self, side: Side) -> u16 {
         let sowing = &self.rules.program.sowing;
-        let waived =
-            sowing.min_seeds_waived && self.position.candidates(side, sowing.min_seeds) == 0;
+        let waived = sowing.min_seeds_waived
+            && self
+                .position
+                .candidates(self.movable(side), sowing.min_seeds)
+                == 0;
         if waived {
             1
         } else {
@@ -272,7 +285,7 @@ impl Game<'_> {
         self.position.to_move = side;
         // Most variants play any non-empty open hole: no need to look at the rules below.
         let candidates = if rules.dispatch.plain_turns {
-            occupied & self.position.playable(side)
+            occupied & self.position.playable(self.position.owned(side))
         } else {
             self.ruled_candidates(side)
         };
@@ -301,7 +314,9 @@ impl Game<'_> {
     pub(super) fn ruled_candidates(&self, side: Side) -> u64 {
         let rules = self.rules;
         let sowing = &rules.program.sowing;
-        let mut holes = self.position.candidates(side, self.min_seeds(side));
+        let mut holes = self
+            .position
+            .candidates(self.movable(side), self.min_seeds(side));
         let played = self.stats.moves as usize;
         if let Some(&hole) = sowing.opening.get(played) {
             holes &= 1 << hole;
