@@ -1,7 +1,8 @@
 //! The catalogue page of `sowlab catalogue`: every variant file with its provenance, board and
 //! readings, and how its games end under random play, the degenerate ones flagged.
 
-use crate::rules::families::{area, family, order_key, uses, FAMILIES};
+use crate::report::tree::{broad, Broad};
+use crate::rules::families::{family, uses, FAMILIES};
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
@@ -295,6 +296,17 @@ fn blocks(games: &[Game<'_>], play: Play, command: &str) -> Vec<Block> {
     blocks
 }
 
+/// A game's place in a listing by family, then by the broad region its `region:` names (in
+/// the relations report's order).
+pub fn order_key(rules: &Rules) -> (usize, Broad) {
+    let family = family(rules);
+    let family = FAMILIES.iter().position(|f| *f == family);
+    (
+        family.unwrap_or(FAMILIES.len()),
+        broad(first(rules, "region")),
+    )
+}
+
 /// The games grouped by family, then by the area their region names, each with the rule
 /// families it uses ([`crate::rules::families`]).
 fn by_family(games: &[Game<'_>]) -> Vec<Block> {
@@ -302,7 +314,7 @@ fn by_family(games: &[Game<'_>]) -> Vec<Block> {
     sorted.sort_by_key(|g| order_key(g.rules));
     let mut blocks = vec![
         Block::Heading(2, "By family and region".into()),
-        Block::Paragraph("Each game under the family its sowing puts it in (houses made in play, then sown stores, then relay sowing, else single laps), then the part of the world its region names first, with the rule families it uses beyond plain sowing.".into()),
+        Block::Paragraph("Each game under the family its sowing puts it in (houses made in play, then sown stores, then relay sowing, else single laps), then the broad region its region names first (as the relations report reads it), with the rule families it uses beyond plain sowing.".into()),
     ];
     for name in FAMILIES {
         let members: Vec<&&Game<'_>> = sorted.iter().filter(|g| family(g.rules) == name).collect();
@@ -322,7 +334,7 @@ fn by_family(games: &[Game<'_>]) -> Vec<Block> {
                 .map(|g| {
                     let region = first(g.rules, "region");
                     vec![
-                        area(region).to_string(),
+                        broad(region).name().to_string(),
                         g.rules.provenance.name.clone(),
                         region.to_string(),
                         uses(g.rules).join(", "),

@@ -22,7 +22,7 @@ pub enum Broad {
     CentralAndSouthernAfrica,
     /// India, Sri Lanka, the Maldives, Bangladesh.
     SouthAsia,
-    /// From Myanmar to the Philippines, with Pacific islands.
+    /// From Myanmar to the Philippines, with Pacific islands, and China.
     SouthEastAsia,
     /// Turkey and Mesopotamia to Central Asia and Mongolia.
     WestAndCentralAsia,
@@ -60,7 +60,7 @@ impl Broad {
             Broad::NorthAfricaAndHorn => "North Africa and the Horn",
             Broad::CentralAndSouthernAfrica => "Central and Southern Africa",
             Broad::SouthAsia => "South Asia",
-            Broad::SouthEastAsia => "South-East Asia",
+            Broad::SouthEastAsia => "South-East and East Asia",
             Broad::WestAndCentralAsia => "West and Central Asia",
             Broad::Caribbean => "Caribbean",
             Broad::Americas => "Americas",
@@ -183,6 +183,7 @@ const PLACES: &[(&str, Broad)] = &[
     ("philippines", Broad::SouthEastAsia),
     ("mariana islands", Broad::SouthEastAsia),
     ("guam", Broad::SouthEastAsia),
+    ("china", Broad::SouthEastAsia),
     ("central asia", Broad::WestAndCentralAsia),
     ("turkey", Broad::WestAndCentralAsia),
     ("mesopotamia", Broad::WestAndCentralAsia),
@@ -203,6 +204,7 @@ const PLACES: &[(&str, Broad)] = &[
     ("tajikistan", Broad::WestAndCentralAsia),
     ("mongolia", Broad::WestAndCentralAsia),
     ("caribbean", Broad::Caribbean),
+    ("cayman", Broad::Caribbean),
     ("cuba", Broad::Caribbean),
     ("haiti", Broad::Caribbean),
     ("dominican republic", Broad::Caribbean),

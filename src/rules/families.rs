@@ -1,5 +1,5 @@
-//! The rule families a variant uses, and the broad family and area it is grouped under in
-//! `sowlab list --families` and the catalogue page.
+//! The rule families a variant uses, and the broad family it is grouped under in `sowlab list
+//! --families` and the catalogue page.
 
 use super::capture::CountTest;
 use super::{Base, Relay, Rules, Scoring};
@@ -87,132 +87,9 @@ pub fn uses(rules: &Rules) -> Vec<&'static str> {
     .collect()
 }
 
-/// The part of the world a game's `region:` names first, for grouping: the earliest of the
-/// countries and regions below to appear in it, or `elsewhere`.
-pub fn area(region: &str) -> &'static str {
-    AREAS
-        .iter()
-        .filter_map(|(area, names)| {
-            let at = names.iter().filter_map(|n| region.find(n)).min()?;
-            Some((at, *area))
-        })
-        .min()
-        .map_or("elsewhere", |(_, area)| area)
-}
-
-/// The areas of [`area`], in the order they are listed, each with the places that name it.
-pub const AREAS: [(&str, &[&str]); 9] = [
-    (
-        "West Africa",
-        &[
-            "Nigeria",
-            "Ghana",
-            "Togo",
-            "Benin",
-            "Dahomey",
-            "Côte d'Ivoire",
-            "Liberia",
-            "Senegal",
-            "Mali",
-            "Mauritania",
-            "Cape Verde",
-            "West Africa",
-        ],
-    ),
-    ("Central Africa", &["Cameroon", "Gabon", "Congo"]),
-    (
-        "North-east Africa and the Horn",
-        &[
-            "Egypt", "Sudan", "Ethiopia", "Eritrea", "Somali", "Djibouti", "Kenya", "Tanzania",
-            "Afar",
-        ],
-    ),
-    (
-        "West and Central Asia",
-        &[
-            "Turkey",
-            "Syria",
-            "Mesopotamia",
-            "Central Asia",
-            "Kazakhstan",
-            "Mongolia",
-        ],
-    ),
-    (
-        "South Asia",
-        &[
-            "India",
-            "Sri Lanka",
-            "Maldives",
-            "Mizoram",
-            "Karnataka",
-            "Tamil",
-        ],
-    ),
-    (
-        "South-east Asia, East Asia and the Pacific",
-        &[
-            "Indonesia",
-            "Java",
-            "Sumatra",
-            "Sulawesi",
-            "Malaysia",
-            "Philippines",
-            "Mariana",
-            "China",
-        ],
-    ),
-    (
-        "The Caribbean",
-        &[
-            "Dominican Republic",
-            "Cuba",
-            "Haiti",
-            "Barbados",
-            "Cayman",
-            "Caribbean",
-        ],
-    ),
-    ("The Americas", &["Suriname", "United States", "Brazil"]),
-    ("Europe", &["Estonia", "Latvia", "Germany"]),
-];
-
-/// A game's place in a listing by family, then area (in the orders above), then file.
-pub fn order_key(rules: &Rules) -> (usize, usize) {
-    let family = FAMILIES
-        .iter()
-        .position(|f| *f == family(rules))
-        .unwrap_or(FAMILIES.len());
-    let region = rules.provenance.get("region");
-    let area = area(region.first().copied().unwrap_or(""));
-    let area = AREAS
-        .iter()
-        .position(|(a, _)| *a == area)
-        .unwrap_or(AREAS.len());
-    (family, area)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_area_is_that_of_the_first_place_named() {
-        assert_eq!(
-            area("Ghana (Ashanti); played across West Africa and the Caribbean"),
-            "West Africa"
-        );
-        assert_eq!(
-            area("Mauritania (Moudjeria) and West Africa"),
-            "West Africa"
-        );
-        assert_eq!(area("Matanzas, Cuba"), "The Caribbean");
-        assert_eq!(
-            area("Gambela, western Ethiopia; Akobo, Pochalla and Jokau, South Sudan"),
-            "North-east Africa and the Horn"
-        );
-        assert_eq!(area("Atlantis"), "elsewhere");
-    }
 
     #[test]
     fn a_game_is_named_for_the_families_it_uses() {

@@ -571,7 +571,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
             "6:3",
             "rellay",
             "unexpected `rellay`; expected `after`, `bear`, `direction`, `drop`, `extra`, `first`, \
-             `laps`, `locked`, `min`, `opening`, `reading`, `relay`, `ring`, `skip` or `}`",
+             `laps`, `locked`, `min`, `opening`, `play`, `reading`, `relay`, `ring`, `skip` or `}`",
         )
         .help("did you mean `relay`?")],
     ),
@@ -585,7 +585,7 @@ const EXPECTED: &[(&str, &[Expect])] = &[
                 "10:3",
                 "rellay",
                 "unexpected `rellay`; expected `after`, `bear`, `direction`, `drop`, `extra`, \
-                 `first`, `laps`, `locked`, `min`, `opening`, `relay`, `ring`, `skip` or `}`",
+                 `first`, `laps`, `locked`, `min`, `opening`, `play`, `relay`, `ring`, `skip` or `}`",
             )
             .help("did you mean `relay`?"),
             at(

@@ -4,8 +4,9 @@
 
 use super::super::args::ListArgs;
 use super::super::{Console, Error, Outcome};
-use crate::report::catalogue::{board, first};
-use crate::rules::families::{area, family, order_key, uses};
+use crate::report::catalogue::{board, first, order_key};
+use crate::report::tree::broad;
+use crate::rules::families::{family, uses};
 
 /// Prints the table, columns aligned, under a header; files that do not compile are named on
 /// stderr with their first error.
@@ -43,7 +44,7 @@ pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error>
         } else {
             Vec::new()
         });
-        let this = (family(rules), area(region));
+        let this = (family(rules), broad(region).name());
         let mut opened = Vec::new();
         if args.families && group != Some(this) {
             if group.map(|(f, _)| f) != Some(this.0) {
