@@ -115,6 +115,7 @@ const PLACES: &[(&str, Broad)] = &[
     ("nigeria", Broad::WestAfrica),
     ("niger", Broad::WestAfrica),
     ("cape verde", Broad::WestAfrica),
+    ("cabo verde", Broad::WestAfrica),
     ("east africa", Broad::EastAfrica),
     ("kenya", Broad::EastAfrica),
     ("tanzania", Broad::EastAfrica),
