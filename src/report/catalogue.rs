@@ -2,7 +2,7 @@
 //! readings, and how its games end under random play, the degenerate ones flagged.
 
 use crate::report::tree::{broad, Broad};
-use crate::rules::families::{family, uses, FAMILIES};
+use crate::rules::families::{uses, Family};
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 
@@ -298,13 +298,8 @@ fn blocks(games: &[Game<'_>], play: Play, command: &str) -> Vec<Block> {
 
 /// A game's place in a listing by family, then by the broad region its `region:` names (in
 /// the relations report's order).
-pub fn order_key(rules: &Rules) -> (usize, Broad) {
-    let family = family(rules);
-    let family = FAMILIES.iter().position(|f| *f == family);
-    (
-        family.unwrap_or(FAMILIES.len()),
-        broad(first(rules, "region")),
-    )
+pub fn order_key(rules: &Rules) -> (Family, Broad) {
+    (Family::of(rules), broad(first(rules, "region")))
 }
 
 /// The games grouped by family, then by the area their region names, each with the rule
@@ -316,14 +311,17 @@ fn by_family(games: &[Game<'_>]) -> Vec<Block> {
         Block::Heading(2, "By family and region".into()),
         Block::Paragraph("Each game under the family its sowing puts it in (houses made in play, then sown stores, then relay sowing, else single laps), then the broad region its region names first (as the relations report reads it), with the rule families it uses beyond plain sowing.".into()),
     ];
-    for name in FAMILIES {
-        let members: Vec<&&Game<'_>> = sorted.iter().filter(|g| family(g.rules) == name).collect();
+    for family in Family::ALL {
+        let members: Vec<&&Game<'_>> = sorted
+            .iter()
+            .filter(|g| Family::of(g.rules) == family)
+            .collect();
         if members.is_empty() {
             continue;
         }
         blocks.push(Block::Heading(
             3,
-            format!("{name} ({} files)", members.len()),
+            format!("{} ({} files)", family.name(), members.len()),
         ));
         blocks.push(Block::Table(
             ["area", "game", "region", "rules used"]

@@ -4,27 +4,51 @@
 use super::capture::CountTest;
 use super::{Base, Relay, Rules, Scoring};
 
-/// The families of [`family`], in the order they are listed.
-pub const FAMILIES: [&str; 4] = [
-    "single laps",
-    "relay sowing",
-    "sown stores",
-    "houses made in play",
-];
+/// The broad family a game's sowing puts it in; listed in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// One lap a move (Oware, Wari).
+    SingleLaps,
+    /// Laps relayed from the hole the last seed falls in (Ayoayo, Dakon).
+    Relay,
+    /// Stores sown into (Kalah, Congkak).
+    SownStores,
+    /// Houses made in play (the Gabata and Weg games).
+    Houses,
+}
 
-/// The broad family a game's sowing puts it in, by the first that holds: houses made in play
-/// (the Gabata and Weg games), stores sown into (Kalah, Congkak), relay sowing (Ayoayo,
-/// Dakon), or single laps (Oware, Wari).
-pub fn family(rules: &Rules) -> &'static str {
-    let p = &rules.program;
-    if !p.houses.is_empty() {
-        "houses made in play"
-    } else if p.board.stores.sown() {
-        "sown stores"
-    } else if p.sowing.relay != Relay::Never {
-        "relay sowing"
-    } else {
-        "single laps"
+impl Family {
+    /// Every family, in the order they are listed.
+    pub const ALL: [Family; 4] = [
+        Family::SingleLaps,
+        Family::Relay,
+        Family::SownStores,
+        Family::Houses,
+    ];
+
+    /// The family of `rules`, by the first that holds: houses, sown stores, relay sowing,
+    /// else single laps.
+    pub fn of(rules: &Rules) -> Family {
+        let p = &rules.program;
+        if !p.houses.is_empty() {
+            Family::Houses
+        } else if p.board.stores.sown() {
+            Family::SownStores
+        } else if p.sowing.relay != Relay::Never {
+            Family::Relay
+        } else {
+            Family::SingleLaps
+        }
+    }
+
+    /// Its name, as listings give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::SingleLaps => "single laps",
+            Family::Relay => "relay sowing",
+            Family::SownStores => "sown stores",
+            Family::Houses => "houses made in play",
+        }
     }
 }
 
@@ -98,7 +122,7 @@ mod tests {
             crate::lang::compile_path(&path, &[]).expect("the variant compiles")
         };
         let oware = of("variants/oware.sow");
-        assert_eq!(family(&oware), "single laps");
+        assert_eq!(Family::of(&oware), Family::SingleLaps);
         assert_eq!(
             uses(&oware),
             [
@@ -109,15 +133,15 @@ mod tests {
             ]
         );
         let kalah = of("variants/kalah.sow");
-        assert_eq!(family(&kalah), "sown stores");
+        assert_eq!(Family::of(&kalah), Family::SownStores);
         assert_eq!(
             uses(&kalah),
             ["sown stores", "captures across", "empty row ends"]
         );
-        assert_eq!(family(&of("variants/ayoayo.sow")), "relay sowing");
+        assert_eq!(Family::of(&of("variants/ayoayo.sow")), Family::Relay);
         assert_eq!(
-            family(&of("variants/catalogue/weg.sow")),
-            "houses made in play"
+            Family::of(&of("variants/catalogue/weg.sow")),
+            Family::Houses
         );
     }
 }

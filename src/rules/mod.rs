@@ -238,8 +238,7 @@ impl Dispatch {
             || majority.is_some()
             || empty_row.is_some()
             || singletons.is_some()
-            || quiet.is_some()
-            || !order.is_empty();
+            || quiet.is_some();
         let plain_turns = *min_seeds <= 1
             && !any_hole
             && opening.is_empty()

@@ -5,8 +5,7 @@
 use super::super::args::ListArgs;
 use super::super::{Console, Error, Outcome};
 use crate::report::catalogue::{board, first, order_key};
-use crate::report::tree::broad;
-use crate::rules::families::{family, uses};
+use crate::rules::families::{uses, Family};
 
 /// Prints the table, columns aligned, under a header; files that do not compile are named on
 /// stderr with their first error.
@@ -44,14 +43,18 @@ pub fn run(args: &ListArgs, console: &mut Console<'_>) -> Result<Outcome, Error>
         } else {
             Vec::new()
         });
-        let this = (family(rules), broad(region).name());
+        let this = order_key(rules);
         let mut opened = Vec::new();
         if args.families && group != Some(this) {
-            if group.map(|(f, _)| f) != Some(this.0) {
-                let games = compiled.iter().filter(|(_, r)| family(r) == this.0).count();
-                opened.push(format!("{} ({games} files)", this.0));
+            let (family, broad) = this;
+            if group.map(|(f, _)| f) != Some(family) {
+                let games = compiled
+                    .iter()
+                    .filter(|(_, r)| Family::of(r) == family)
+                    .count();
+                opened.push(format!("{} ({games} files)", family.name()));
             }
-            opened.push(format!("  {}", this.1));
+            opened.push(format!("  {}", broad.name()));
             group = Some(this);
         }
         headings.push(opened);

@@ -227,28 +227,24 @@ impl Game<'_> {
         if let Some(emptied) = self.emptied(mover, occupied) {
             return Some(emptied);
         }
-        let order = self.rules.program.ending.order.clone();
+        // Borrowed from the rules, which outlive `self`: `no move` needs `self` mutable.
+        let order = &self.rules.program.ending.order;
         let usual = EndCheck::USUAL_AFTER_MOVE
             .into_iter()
             .filter(|check| !order.contains(check));
-        for check in order.iter().copied().chain(usual) {
-            let ended = match check {
-                EndCheck::NoMove => self.no_move_now(mover, next, occupied),
-                _ => self.end_check(check, mover, occupied),
-            };
-            if ended.is_some() {
-                return ended;
-            }
-        }
-        None
+        order
+            .iter()
+            .copied()
+            .chain(usual)
+            .find_map(|check| self.end_check(check, mover, next, occupied))
     }
 
-    /// One end rule tried after a move: whether it holds now, if the variant has it. `no move`
-    /// is [`Game::no_move_now`]'s.
+    /// One end rule tried after a move: whether it holds now, if the variant has it.
     fn end_check(
-        &self,
+        &mut self,
         check: EndCheck,
         mover: Side,
+        next: Side,
         occupied: u64,
     ) -> Option<(EndReason, Award, Verdict)> {
         match check {
@@ -257,7 +253,7 @@ impl Game<'_> {
             EndCheck::EmptyRow => self.empty_row_ends(mover, occupied),
             EndCheck::Singletons => self.singletons_end(),
             EndCheck::Quiet => self.quiet_ends(),
-            EndCheck::NoMove => None,
+            EndCheck::NoMove => self.no_move_now(mover, next, occupied),
         }
     }
 
